@@ -1,0 +1,71 @@
+"""chickenfoot: the domino game Chicken Foot as a typed, pure rules engine.
+
+>>> import chickenfoot as cf
+>>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+>>> while not game.is_over:
+...     game = cf.apply(game, cf.legal_moves(game)[0])
+>>> len(game.results), sum(game.totals) == sum(sum(r.scores) for r in game.results)
+(10, True)
+"""
+
+from __future__ import annotations
+
+from ._board import Board as Board, Node as Node
+from ._deal import deal_round as deal_round
+from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
+from ._errors import (
+    IllegalMoveError as IllegalMoveError,
+    InvalidMoveError as InvalidMoveError,
+    RulesError as RulesError,
+)
+from ._moves import (
+    Draw as Draw,
+    Move as Move,
+    NodeIndex as NodeIndex,
+    Pass as Pass,
+    Play as Play,
+    parse_move as parse_move,
+)
+from ._render import render_text as render_text
+from ._rules import Rules as Rules
+from ._scoring import round_scores as round_scores, winners as winners
+from ._state import (
+    GameState as GameState,
+    PlayerIndex as PlayerIndex,
+    RoundResult as RoundResult,
+    RoundState as RoundState,
+    Turn as Turn,
+)
+from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "Draw",
+    "GameState",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "Move",
+    "Node",
+    "NodeIndex",
+    "Pass",
+    "Pip",
+    "Play",
+    "PlayerIndex",
+    "RoundResult",
+    "RoundState",
+    "Rules",
+    "RulesError",
+    "Tile",
+    "Turn",
+    "apply",
+    "deal_round",
+    "full_set",
+    "legal_moves",
+    "new_game",
+    "parse_move",
+    "render_text",
+    "round_scores",
+    "winners",
+]

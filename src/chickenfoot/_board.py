@@ -1,0 +1,148 @@
+"""The layout: a tree of placed tiles that keeps its open ends and pending node up to date.
+
+The board never rescans itself. Two facts keep that cheap:
+
+* every node with room for more than one tile (the center while it lacks arms, a double while
+  it lacks toes) is the pending node, and there is at most one (OPEN-2, FOOT-2);
+* so every other open end has room for exactly one tile (PLAY-2), and the board can index
+  those ends by the value they offer.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ._moves import NodeIndex
+from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile
+
+__all__ = ["Board", "Node", "FOOT_TOES"]
+
+FOOT_TOES = 3  # FOOT-1
+
+
+@attrs.frozen
+class Node:
+    """A placed tile.
+
+    >>> Node(Tile(9, 5), parent=0, exposed=5)
+    Node(tile=Tile(9, 5), parent=0, exposed=5)
+    """
+
+    tile: Tile
+    """The tile placed."""
+    parent: NodeIndex | None
+    """The node it attaches to; ``None`` for the center."""
+    exposed: Pip
+    """The value the node offers: a double's own value, else the half not matched to its parent."""
+
+
+@attrs.frozen
+class Board:
+    """The layout of a round: the placed tiles, the open ends by value, and the pending node.
+
+    >>> board = Board.start(Tile(9, 9), arms=4)
+    >>> board.pending, board.pending_value, board.open_ends
+    (0, 9, (0,))
+    >>> board = board.place(Tile(9, 5), onto=0)
+    >>> [str(node.tile) for node in board.nodes], board.missing
+    (['9-9', '9-5'], 3)
+    """
+
+    nodes: tuple[Node, ...]
+    """Every placed tile; node 0 is the center, the rest in the order they were placed."""
+    ends_by_value: tuple[tuple[NodeIndex, ...], ...]
+    """For each pip value, the non-pending open ends offering it (each has room for one tile)."""
+    ends_mask: int
+    """A bit per pip value that some non-pending open end offers."""
+    pending: NodeIndex | None
+    """The node every play must go onto (OPEN-2, FOOT-2), or ``None``."""
+    missing: int
+    """How many more tiles the pending node needs (0 when nothing is pending)."""
+
+    @classmethod
+    def start(cls, center: Tile, arms: int) -> Board:
+        """Lays ``center`` as node 0, pending until it has ``arms`` arms (OPEN-1, OPEN-2)."""
+        empty: tuple[NodeIndex, ...] = ()
+        return cls(
+            nodes=(Node(center, None, center.high),),
+            ends_by_value=(empty,) * (MAX_SUPPORTED_PIP + 1),
+            ends_mask=0,
+            pending=0,
+            missing=arms,
+        )
+
+    @property
+    def center(self) -> Tile:
+        """Gets the round's starting double."""
+        return self.nodes[0].tile
+
+    @property
+    def pending_value(self) -> Pip | None:
+        """Gets the value every play must carry while a node is pending, else ``None``."""
+        return None if self.pending is None else self.nodes[self.pending].exposed
+
+    @property
+    def open_ends(self) -> tuple[NodeIndex, ...]:
+        """Gets the nodes a tile may go onto now: the pending node alone, else every open end."""
+        if self.pending is not None:
+            return (self.pending,)
+        return tuple(sorted(index for ends in self.ends_by_value for index in ends))
+
+    @property
+    def playable_mask(self) -> int:
+        """Gets a bit per pip value a tile must carry to be playable now."""
+        if self.pending is not None:
+            return 1 << self.nodes[self.pending].exposed
+        return self.ends_mask
+
+    def accepts(self, value: Pip, onto: NodeIndex) -> bool:
+        """Tells whether a tile carrying ``value`` may be matched against node ``onto`` now."""
+        if self.pending is not None:
+            return onto == self.pending and self.nodes[onto].exposed == value
+        return onto in self.ends_by_value[value]
+
+    def capacity(self, index: NodeIndex, arms: int) -> int:
+        """Gets how many tiles node ``index`` takes in all: center ``arms``, doubles 3, others 1."""
+        if index == 0:
+            return arms
+        return FOOT_TOES if self.nodes[index].tile.is_double else 1
+
+    def children(self, index: NodeIndex) -> tuple[NodeIndex, ...]:
+        """Gets the nodes attached to node ``index``, in the order they were placed (scans)."""
+        return tuple(i for i, node in enumerate(self.nodes) if node.parent == index)
+
+    def place(self, tile: Tile, onto: NodeIndex) -> Board:
+        """Returns the board with ``tile`` matched against node ``onto``; the caller checked it fits.
+
+        A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
+        node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
+        """
+        nodes = self.nodes
+        matched = nodes[onto].exposed
+        index = len(nodes)
+        ends = list(self.ends_by_value)
+        mask = self.ends_mask
+        if self.pending is not None:
+            missing = self.missing - 1
+            pending: NodeIndex | None = self.pending if missing else None
+        else:
+            # PLAY-2: a non-pending end takes one tile, so it closes.
+            remaining = tuple(i for i in ends[matched] if i != onto)
+            ends[matched] = remaining
+            if not remaining:
+                mask &= ~(1 << matched)
+            missing, pending = 0, None
+        if tile.high == tile.low:
+            exposed = matched
+            pending, missing = index, FOOT_TOES  # FOOT-1: laid crosswise, takes three toes
+        else:
+            exposed = tile.low if tile.high == matched else tile.high
+            ends[exposed] = (*ends[exposed], index)
+            mask |= 1 << exposed
+        return Board(
+            nodes=(*nodes, Node(tile, onto, exposed)),
+            ends_by_value=tuple(ends),
+            ends_mask=mask,
+            pending=pending,
+            missing=missing,
+        )

@@ -1,0 +1,100 @@
+"""Dealing a round, as a pure function of (rules, players, seed, round) (DEAL-2)."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+from ._board import Board
+from ._rules import Rules
+from ._state import PlayerIndex, RoundState
+from ._tiles import Tile, full_set
+
+__all__ = ["deal_round", "round_rng"]
+
+
+def round_rng(seed: int, round_index: int) -> random.Random:
+    """Gets the random generator for one round's deal (DEAL-2).
+
+    The generator is seeded with an int derived by SHA-256, never ``hash()`` or the global
+    generator, so a deal is the same on every machine and Python version.
+    """
+    digest = hashlib.sha256(f"chickenfoot/{seed}/{round_index}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:16], "big"))
+
+
+def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> RoundState:
+    """Deals round ``round_index`` (0-based): hands, yard, center and first player.
+
+    >>> from chickenfoot import Rules
+    >>> state = deal_round(Rules.trains(), players=4, seed=1, round_index=0)
+    >>> [len(hand) for hand in state.hands], len(state.yard), str(state.board.center)
+    ([11, 11, 11, 11], 10, '9-9')
+    """
+    rules.check_players(players)  # DEAL-1
+    rng = round_rng(seed, round_index)
+    double = Tile(*(rules.round_double(round_index),) * 2)
+    if rules.deal == "trains":
+        return _deal_trains(rules, players, round_index, double, rng)
+    return _deal_cross(rules, players, round_index, double, rng)
+
+
+def _split(tiles: list[Tile], players: int, size: int) -> tuple[list[list[Tile]], list[Tile]]:
+    hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
+    return hands, tiles[players * size :]
+
+
+def _state(
+    rules: Rules,
+    hands: list[list[Tile]],
+    yard: list[Tile],
+    center: Tile,
+    first: PlayerIndex,
+) -> RoundState:
+    players = len(hands)
+    return RoundState(
+        rules=rules,
+        hands=tuple(map(tuple, hands)),
+        yard=tuple(yard),
+        board=Board.start(center, rules.arms_for(players)),
+        current_player=first,
+        reserve=rules.reserve_for(players),
+    )
+
+
+def _deal_trains(rules: Rules, players: int, round_index: int, double: Tile, rng: random.Random) -> RoundState:
+    # DEAL-A1: players take one shuffled tile each in turn from seat r mod n; whoever takes
+    # the round's double is the starter. Only the double's position matters.
+    tiles = list(full_set(rules.max_pip))
+    rng.shuffle(tiles)
+    starter = (round_index + tiles.index(double)) % players
+    # DEAL-A2: the double is the center; the rest are shuffled again and dealt (DEAL-A3).
+    rest = [tile for tile in full_set(rules.max_pip) if tile is not double]
+    rng.shuffle(rest)
+    hands, yard = _split(rest, players, rules.hand_size_for(players))
+    return _state(rules, hands, yard, double, first=starter)  # DEAL-A4
+
+
+def _deal_cross(rules: Rules, players: int, round_index: int, double: Tile, rng: random.Random) -> RoundState:
+    tiles = list(full_set(rules.max_pip))
+    rng.shuffle(tiles)
+    hands, yard = _split(tiles, players, rules.hand_size_for(players))  # DEAL-B1
+    center = double
+    holder = next((seat for seat, hand in enumerate(hands) if double in hand), None)
+    if holder is None and rules.center_fallback == "highest_double":
+        held = [(tile.high, seat) for seat, hand in enumerate(hands) for tile in hand if tile.is_double]
+        if held:
+            value, holder = max(held)
+            center = Tile(value, value)
+    if holder is None:
+        # DEAL-B2: players draw in turn from seat r mod n until one draws the double. This is
+        # setup, not play, so the reserve does not stop it (the double may lie anywhere).
+        seat = round_index % players
+        while yard[0] is not double:
+            hands[seat].append(yard.pop(0))
+            seat = (seat + 1) % players
+        yard.pop(0)
+        holder = seat
+    else:
+        hands[holder].remove(center)
+    return _state(rules, hands, yard, center, first=(holder + 1) % players)  # DEAL-B3

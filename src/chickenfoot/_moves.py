@@ -1,0 +1,85 @@
+"""Moves: small hashable values with a text form that round-trips ("9-5@3", "draw", "pass")."""
+
+from __future__ import annotations
+
+import re
+from typing import TypeAlias
+
+import attrs
+
+from ._errors import InvalidMoveError
+from ._tiles import Tile
+
+__all__ = ["Draw", "Move", "NodeIndex", "Pass", "Play", "parse_move"]
+
+NodeIndex: TypeAlias = int
+"""A node's position in :attr:`Board.nodes`: 0 is the center, then in the order placed."""
+
+_PLAY_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})@(\d+)")
+
+
+@attrs.frozen
+class Play:
+    """Puts ``tile`` from the mover's hand onto node ``onto`` (PLAY-1).
+
+    >>> move = Play(Tile(9, 5), onto=3)
+    >>> str(move), parse_move("9-5@3") == move
+    ('9-5@3', True)
+    """
+
+    tile: Tile
+    """The tile played."""
+    onto: NodeIndex
+    """The index of the board node the tile attaches to."""
+
+    def __str__(self) -> str:
+        return f"{self.tile}@{self.onto}"
+
+    def __repr__(self) -> str:
+        return f"Play({self.tile!r}, onto={self.onto})"
+
+
+@attrs.frozen
+class Draw:
+    """Takes ``yard[0]`` into the mover's hand (DRAW-1). Written ``"draw"``."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@attrs.frozen
+class Pass:
+    """Ends the turn without playing (DRAW-2, DRAW-3, YARD-2). Written ``"pass"``."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+Move: TypeAlias = Play | Draw | Pass
+"""Any move a player can make."""
+
+DRAW = Draw()
+PASS = Pass()
+
+
+def parse_move(text: str) -> Move:
+    """Parses the move notation: ``"9-5@3"`` (tile at node), ``"draw"`` or ``"pass"``.
+
+    >>> parse_move("draw"), parse_move(" 5-9@0 ")
+    (Draw(), Play(Tile(9, 5), onto=0))
+    """
+    if not isinstance(text, str):
+        raise InvalidMoveError(f"a move is written as text like '9-5@3', 'draw' or 'pass', got {text!r}")
+    cleaned = text.strip().lower()
+    if cleaned == "draw":
+        return DRAW
+    if cleaned == "pass":
+        return PASS
+    match = _PLAY_TEXT.fullmatch(cleaned.replace(" ", ""))
+    if match is None:
+        raise InvalidMoveError(f"{text!r} is not a move: write 'HIGH-LOW@NODE' (like '9-5@3'), 'draw' or 'pass'")
+    try:
+        tile = Tile(int(match[1]), int(match[2]))
+    except ValueError as error:
+        raise InvalidMoveError(f"{text!r} is not a move: {error}") from None
+    return Play(tile, int(match[3]))

@@ -1,0 +1,44 @@
+"""Scoring a round and choosing the game's winners (SCORE-*, GAME-1, TIE-*)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ._rules import Rules
+from ._state import PlayerIndex, RoundResult, RoundState
+
+__all__ = ["round_scores", "winners"]
+
+
+def round_scores(state: RoundState) -> tuple[int, ...]:
+    """Scores a finished round: each player the value of the tiles left in hand (SCORE-1, SCORE-2).
+
+    The player who went out holds nothing and so scores 0, unless the rules charge a penalty
+    for going out with a double (``Rules.double_out_penalty``).
+    """
+    value = state.rules.tile_value
+    scores = [sum(value(tile) for tile in hand) for hand in state.hands]
+    if state.went_out is not None and state.board.nodes[-1].tile.is_double:
+        scores[state.went_out] += state.rules.double_out_penalty
+    return tuple(scores)
+
+
+def winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult]) -> tuple[PlayerIndex, ...]:
+    """Gets the winners of a finished game: the lowest total (GAME-1), ties settled per the rules.
+
+    *trains* shares the win among the tied (TIE-1). *cross* prefers the most zero-score rounds,
+    then the lower lowest non-zero round score, then the next lowest, and so on (TIE-2).
+    """
+    best = min(totals)
+    tied = [player for player, total in enumerate(totals) if total == best]
+    if rules.tie_break == "share" or len(tied) == 1:
+        return tuple(tied)
+
+    def tie_key(player: PlayerIndex) -> tuple[int, list[int]]:
+        scores = [result.scores[player] for result in results]
+        nonzero = sorted(score for score in scores if score)
+        return (-scores.count(0), nonzero)
+
+    keys = {player: tie_key(player) for player in tied}
+    top = min(keys.values())
+    return tuple(player for player in tied if keys[player] == top)

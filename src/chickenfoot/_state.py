@@ -1,0 +1,137 @@
+"""Immutable state: the round in play, the finished rounds, and the game around them."""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+import attrs
+
+from ._board import Board
+from ._moves import Move
+from ._rules import Rules
+from ._tiles import Tile
+
+__all__ = ["GameState", "History", "PlayerIndex", "RoundResult", "RoundState", "Turn"]
+
+PlayerIndex: TypeAlias = int
+"""A seat, 0 to players - 1; turns go up and wrap around (TURN-1)."""
+
+Turn: TypeAlias = tuple[PlayerIndex, Move]
+"""One entry of a round's history: who moved, and the move."""
+
+# A persistent list, newest first: (turn, rest) or None. Appending shares the whole past,
+# so keeping every state of a playout costs one small tuple per move.
+History: TypeAlias = tuple[Turn, "History"] | None
+
+
+def _unroll(history: History) -> tuple[Turn, ...]:
+    turns: list[Turn] = []
+    while history is not None:
+        turn, history = history
+        turns.append(turn)
+    turns.reverse()
+    return tuple(turns)
+
+
+@attrs.frozen
+class RoundState:
+    """One round: hands, yard, layout, and whose turn it is.
+
+    Two states are equal when their positions are; the history of moves that led there is
+    kept (see :attr:`history`) but not compared.
+    """
+
+    rules: Rules
+    """The rules in force."""
+    hands: tuple[tuple[Tile, ...], ...]
+    """Each player's tiles, by seat."""
+    yard: tuple[Tile, ...]
+    """The face-down draw pile; ``yard[0]`` is drawn next (DRAW-1)."""
+    board: Board
+    """The layout."""
+    current_player: PlayerIndex
+    """The player to move (or who moved last, once the round is over)."""
+    reserve: int
+    """How many yard tiles may never be drawn this round (YARD-1)."""
+    drawn: Tile | None = None
+    """The tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
+    is_over: bool = False
+    """Whether the round has ended (END-1, END-2)."""
+    went_out: PlayerIndex | None = None
+    """The player who played their last tile, if the round ended that way (END-1)."""
+    log: History = attrs.field(default=None, eq=False, repr=False)
+    """The moves of the round so far as a persistent list; read :attr:`history` instead."""
+
+    @property
+    def players(self) -> int:
+        """Gets the number of players."""
+        return len(self.hands)
+
+    @property
+    def double(self) -> int:
+        """Gets the value of the center double."""
+        return self.board.nodes[0].tile.high
+
+    @property
+    def can_draw(self) -> bool:
+        """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
+        return len(self.yard) > self.reserve
+
+    @property
+    def history(self) -> tuple[Turn, ...]:
+        """Gets every ``(player, move)`` of the round so far, oldest first."""
+        return _unroll(self.log)
+
+
+@attrs.frozen
+class RoundResult:
+    """How a round ended (SCORE-1)."""
+
+    double: int
+    """The value of the round's center double."""
+    scores: tuple[int, ...]
+    """What each player scored this round."""
+    went_out: PlayerIndex | None
+    """The player who went out, or ``None`` if the round was blocked (END-2)."""
+    final: RoundState
+    """The round's last state."""
+
+
+@attrs.frozen
+class GameState:
+    """A whole game: the round in play, the rounds played, and the running totals (GAME-1)."""
+
+    rules: Rules
+    """The rules in force."""
+    players: int
+    """The number of players."""
+    seed: int
+    """The seed every deal of the game derives from (DEAL-2)."""
+    round: RoundState
+    """The round in play; once the game is over, the last round's final state."""
+    round_index: int
+    """The 0-based number of the round in play (ROUND-1)."""
+    totals: tuple[int, ...]
+    """Each player's score summed over the finished rounds."""
+    results: tuple[RoundResult, ...] = ()
+    """The finished rounds, oldest first."""
+    winners: tuple[PlayerIndex, ...] = ()
+    """The players who won, once the game is over (GAME-1, TIE-1, TIE-2); empty until then."""
+
+    @property
+    def is_over(self) -> bool:
+        """Tells whether every round has been played."""
+        return len(self.results) == self.rules.rounds
+
+    @property
+    def current_player(self) -> PlayerIndex | None:
+        """Gets the player to move, or ``None`` once the game is over."""
+        return None if self.is_over else self.round.current_player
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """Gets every move of the game so far, oldest first (enough to replay it from the seed)."""
+        rounds = [result.final.history for result in self.results]
+        if not self.is_over:
+            rounds.append(self.round.history)
+        return tuple(move for turns in rounds for _, move in turns)

@@ -1,0 +1,120 @@
+"""Tiles and domino sets (SET-1, SET-2)."""
+
+from __future__ import annotations
+
+import re
+from typing import ClassVar, TypeAlias
+
+import attrs
+from typing_extensions import Self
+
+__all__ = ["MAX_SUPPORTED_PIP", "Pip", "Tile", "full_set"]
+
+Pip: TypeAlias = int
+"""A pip value, 0 (blank) up to the set's highest value."""
+
+MAX_SUPPORTED_PIP = 18
+_TILE_TEXT = re.compile(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*")
+
+
+@attrs.frozen(init=False, eq=False, repr=False)
+class Tile:
+    """A domino: an unordered pair of pip values, written high first.
+
+    Tiles are interned, so ``Tile(9, 5) is Tile(5, 9)`` and equality and hashing
+    are as fast as for small ints (the engine compares tiles on every move).
+
+    >>> Tile(5, 9)
+    Tile(9, 5)
+    >>> str(Tile(9, 5)), Tile(9, 5).pips, Tile(4, 4).is_double
+    ('9-5', 14, True)
+    """
+
+    high: Pip
+    """The larger pip value."""
+    low: Pip
+    """The smaller pip value."""
+    index: int
+    """The tile's position in every double-N set, ``high * (high + 1) // 2 + low``."""
+    mask: int
+    """A bit per pip value the tile carries, for fast matching against open ends."""
+
+    _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
+
+    def __new__(cls, a: Pip, b: Pip) -> Self:
+        key = (a, b) if a >= b else (b, a)
+        tile = cls._interned.get(key)
+        if tile is None:
+            high, low = key
+            if not (type(low) is int and type(high) is int and 0 <= low <= high <= MAX_SUPPORTED_PIP):
+                raise ValueError(f"a tile's pips are whole numbers from 0 to {MAX_SUPPORTED_PIP}, got {a!r} and {b!r}")
+            tile = object.__new__(cls)
+            object.__setattr__(tile, "high", high)
+            object.__setattr__(tile, "low", low)
+            object.__setattr__(tile, "index", high * (high + 1) // 2 + low)
+            object.__setattr__(tile, "mask", (1 << high) | (1 << low))
+            cls._interned[key] = tile
+        return tile  # type: ignore[return-value]
+
+    def __init__(self, a: Pip, b: Pip) -> None:
+        """Gets the interned tile carrying ``a`` and ``b``, in either order."""
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[int, int]]:
+        return (Tile, (self.high, self.low))
+
+    @classmethod
+    def parse(cls, text: str) -> Tile:
+        """Parses ``"9-5"`` (either order) into a tile.
+
+        >>> Tile.parse("5-9")
+        Tile(9, 5)
+        """
+        match = _TILE_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if match is None:
+            raise ValueError(f"{text!r} is not a tile: write two pip values joined by '-', like '9-5'")
+        return cls(int(match[1]), int(match[2]))
+
+    @property
+    def pips(self) -> int:
+        """Gets the pip sum, the tile's score value unless the rules say otherwise (SET-2)."""
+        return self.high + self.low
+
+    @property
+    def is_double(self) -> bool:
+        """Tells whether both halves carry the same value."""
+        return self.high == self.low
+
+    def carries(self, value: Pip) -> bool:
+        """Tells whether either half of the tile carries ``value``."""
+        return self.high == value or self.low == value
+
+    def other(self, value: Pip) -> Pip:
+        """Gets the value on the half not matched against ``value``."""
+        return self.low if self.high == value else self.high
+
+    def __str__(self) -> str:
+        return f"{self.high}-{self.low}"
+
+    def __repr__(self) -> str:
+        return f"Tile({self.high}, {self.low})"
+
+    def __lt__(self, other: Tile) -> bool:
+        return self.index < other.index
+
+
+_SETS: dict[int, tuple[Tile, ...]] = {}
+
+
+def full_set(max_pip: Pip = 9) -> tuple[Tile, ...]:
+    """Gets every tile of a double-``max_pip`` set once, in a fixed order (SET-1).
+
+    >>> len(full_set(9)), full_set(9)[:3]
+    (55, (Tile(0, 0), Tile(1, 0), Tile(1, 1)))
+    """
+    tiles = _SETS.get(max_pip)
+    if tiles is None:
+        if not (type(max_pip) is int and 0 <= max_pip <= MAX_SUPPORTED_PIP):
+            raise ValueError(f"a domino set runs from double-0 to double-{MAX_SUPPORTED_PIP}, got {max_pip!r}")
+        tiles = tuple(Tile(high, low) for high in range(max_pip + 1) for low in range(high + 1))
+        _SETS[max_pip] = tiles
+    return tiles
