@@ -1,0 +1,289 @@
+"""Sphinx glue for the chickenfoot docs: the rules-as-code page, source pages, and build checks.
+
+What it adds, and why:
+
+* ``builder-inited``: maps every SPEC.md rule ID to its code and tests (:mod:`rulemap`) and writes
+  ``_generated/rules_table.md``, which ``rules.md`` includes. A rule ID that no code or no test
+  names stops the build with a message naming the ID (``rules_strict = False`` only warns, for
+  drafting). It also writes one highlighted page per source and test file with a link target per
+  line (``#L-123``), so the rules page links to the exact line that names a rule, offline.
+* the ``{srcline}`` role: ``{srcline}`text <path:line>``` links to such a line.
+* the ``{optional-toctree}`` directive: a toctree that leaves out entries whose page does not
+  exist (the interop and performance pages are written on other branches), and with ``:others:``
+  lists every top-level page not placed anywhere else, so a new page never breaks the build.
+* ``missing-reference``: type hints name private modules (``chickenfoot._tiles.Tile``); they
+  resolve to the public name (``chickenfoot.Tile``) when it is exported.
+* ``env-check-consistency``: every name in ``chickenfoot.__all__`` must be documented.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from docutils.statemachine import StringList
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexers import PythonLexer
+from sphinx.application import Sphinx
+from sphinx.directives.other import TocTree
+from sphinx.environment import BuildEnvironment
+from sphinx.errors import ExtensionError
+from sphinx.util import logging
+from sphinx.util.nodes import split_explicit_title
+
+import rulemap
+
+logger = logging.getLogger(__name__)
+
+GENERATED = "_generated"
+CODE_DIR = f"{GENERATED}/code"
+OPTIONAL_STUBS = {
+    "performance": (
+        "# Performance\n\n"
+        "The benchmark figures, the machine they came from and the command that reproduces them will\n"
+        "appear here once the benchmark suite lands (`docs/performance.md`).\n"
+    ),
+}
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _write_if_changed(path: Path, text: str) -> None:
+    """Writes ``text`` unless the file already holds it, so Sphinx re-reads only what changed."""
+    if path.exists() and path.read_text(encoding="utf-8") == text:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _code_doc(path: str) -> str:
+    """Gets the docname of the source page for repository file ``path``."""
+    return f"{CODE_DIR}/{path.removesuffix('.py')}"
+
+
+def write_inventories(source_dir: Path, target_dir: Path) -> dict[str, Path]:
+    """Compiles ``name role uri`` text inventories into Sphinx ``objects.inv`` files.
+
+    The build machine reaches no documentation site, so intersphinx reads these small vendored
+    inventories (the objects our docs link to) instead of downloading the full ones.
+    """
+    compiled = {}
+    for text_file in sorted(source_dir.glob("*.txt")):
+        project, version, *entries = [
+            line for line in text_file.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")
+        ]
+        body = "".join(f"{name} {role} 1 {uri} -\n" for name, role, uri in (entry.split() for entry in entries))
+        header = (
+            "# Sphinx inventory version 2\n"
+            f"# Project: {project}\n# Version: {version}\n"
+            "# The remainder of this file is compressed using zlib.\n"
+        )
+        target = target_dir / f"{text_file.stem}.inv"
+        data = header.encode() + zlib.compress(body.encode())
+        if not target.exists() or target.read_bytes() != data:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        compiled[text_file.stem] = target
+    return compiled
+
+
+# -- generated pages ------------------------------------------------------------------------
+
+
+def _source_page(repo: Path, path: str) -> str:
+    source = (repo / path).read_text(encoding="utf-8")
+    formatter = HtmlFormatter(linenos="inline", linespans="L", cssclass="highlight source-listing")
+    body = highlight(source, PythonLexer(), formatter)
+    fence = "`" * max(3, max((len(run) for run in re.findall(r"`+", body)), default=0) + 1)
+    return (
+        "---\norphan: true\n---\n\n"
+        f"# {path}\n\n"
+        "This page shows the file as the docs were built from it; line numbers are link targets\n"
+        "(`#L-12`), used by [the rules, as code](/rules.md).\n\n"
+        f"{fence}{{raw}} html\n{body}{fence}\n"
+    )
+
+
+def _options_text(options: list[str]) -> str:
+    if not options:
+        return "none: every preset plays it this way"
+    return ", ".join(f"{{py:attr}}`Rules.{name} <chickenfoot.Rules.{name}>`" for name in options)
+
+
+def _inline_code(text: str, limit: int = 110) -> str:
+    """Formats one source line as inline code, shortened, whatever backticks it holds."""
+    text = text.strip()
+    if len(text) > limit:
+        text = text[: limit - 1].rstrip() + "…"
+    ticks = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _rules_table(result: rulemap.RuleMap, repo: Path) -> str:
+    sources: dict[str, list[str]] = {}
+
+    def line_of(loc: rulemap.Location) -> str:
+        if loc.path not in sources:
+            sources[loc.path] = (repo / loc.path).read_text(encoding="utf-8").splitlines()
+        return sources[loc.path][loc.line - 1]
+
+    lines = [
+        "<!-- Generated by docs/_ext/chickenfoot_docs.py from docs/SPEC.md, src/ and tests/; do not edit. -->",
+        "",
+    ]
+    section = None
+    for rule in result.rules:
+        if rule.section != section:
+            section = rule.section
+            lines += [f"## {section}", ""]
+        lines += [
+            f"(rule-{rule.id.lower()})=",
+            f"### {rule.id}",
+            "",
+            rule.text,
+            "",
+            f"- **Options that change it:** {_options_text(result.options[rule.id])}",
+            "- **Code:**" + ("" if result.code[rule.id] else " **no code names it**"),
+        ]
+        for loc in result.code[rule.id]:
+            lines.append(f"  - {{srcline}}`{loc.path}:{loc.line} <{loc.path}:{loc.line}>` {_inline_code(line_of(loc))}")
+        lines.append("- **Tests:**" + ("" if result.tests[rule.id] else " **no test names it**"))
+        for ref in result.tests[rule.id]:
+            lines.append(f"  - {{srcline}}`{ref.node_id} <{ref.location.path}:{ref.location.line}>`")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def generate(app: Sphinx) -> None:
+    """Writes the generated pages and enforces that every rule has code and a test."""
+    srcdir = Path(app.srcdir)
+    repo = Path(app.config.chickenfoot_repo).resolve()
+    result = rulemap.build(repo, srcdir / "SPEC.md")
+    app.env.chickenfoot_rulemap = result  # type: ignore[attr-defined]
+
+    problems = result.problems()
+    if problems:
+        message = (
+            "the rules page cannot be built: every rule ID in SPEC.md needs code that names it and a test "
+            "that names it (test name, docstring, comment or @pytest.mark.rule):\n  " + "\n  ".join(problems)
+        )
+        if app.config.rules_strict:
+            raise ExtensionError(message)
+        logger.warning(message, type="chickenfoot", subtype="rules")
+
+    generated = srcdir / GENERATED
+    _write_if_changed(generated / "rules_table.md", _rules_table(result, repo))
+    paths = sorted({loc.path for locs in result.code.values() for loc in locs})
+    paths += sorted({ref.location.path for refs in result.tests.values() for ref in refs})
+    for path in dict.fromkeys(paths):
+        _write_if_changed(srcdir / f"{_code_doc(path)}.md", _source_page(repo, path))
+    for name, stub in OPTIONAL_STUBS.items():
+        target = generated / f"{name}.md"
+        if (srcdir / f"{name}.md").exists():
+            target.unlink(missing_ok=True)
+        else:
+            _write_if_changed(target, stub)
+
+
+# -- roles and directives -------------------------------------------------------------------
+
+
+def srcline_role(
+    name: str,
+    rawtext: str,
+    text: str,
+    lineno: int,
+    inliner: Any,
+    options: dict[str, Any] | None = None,
+    content: list[str] | None = None,
+) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """Links ``title <path:line>`` to that line of the generated source page."""
+    has_title, title, target = split_explicit_title(text)
+    path, _, line = target.rpartition(":")
+    if not path or not line.isdigit():
+        message = inliner.reporter.error(f"srcline wants 'path:line', got {target!r}", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
+    env = inliner.document.settings.env
+    uri = env.app.builder.get_relative_uri(env.docname, _code_doc(path)) + f"#L-{line}"
+    reference = nodes.reference(rawtext, "", internal=True, refuri=uri)
+    reference += nodes.literal(title, title)
+    return [reference], []
+
+
+class OptionalTocTree(TocTree):
+    """A toctree that skips entries whose page does not exist; ``:others:`` adds unplaced pages."""
+
+    option_spec = {**TocTree.option_spec, "others": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        env = self.state.document.settings.env
+        kept = [line for line in self.content if not line.strip() or line.strip() in env.found_docs]
+        if "others" in self.options:
+            placed = set(env.config.chickenfoot_placed_pages) | {env.docname}
+            kept += sorted(
+                doc
+                for doc in env.found_docs
+                if "/" not in doc and doc not in placed and not env.metadata.get(doc, {}).get("orphan")
+            )
+            del self.options["others"]
+        self.content = StringList(kept, source=self.content.source(0) if self.content else "")
+        return super().run()
+
+
+# -- reference resolution and checks --------------------------------------------------------
+
+
+def resolve_public_alias(
+    app: Sphinx, env: BuildEnvironment, node: Any, contnode: nodes.Element
+) -> nodes.Element | None:
+    """Resolves ``chickenfoot._module.Name[.attr]`` to ``chickenfoot.Name[.attr]`` when exported."""
+    import chickenfoot
+
+    if node.get("refdomain") != "py":
+        return None
+    target = node.get("reftarget", "")
+    if target.startswith("typing_extensions."):
+        return contnode  # the typing backports link nowhere, like typing's own names
+    match = re.fullmatch(r"chickenfoot\._\w+\.(\w+)(\.[\w.]+)?", target)
+    if not match or match[1] not in chickenfoot.__all__:
+        return None
+    domain = env.get_domain("py")
+    new_target = f"chickenfoot.{match[1]}{match[2] or ''}"
+    return domain.resolve_xref(env, node["refdoc"], app.builder, node["reftype"], new_target, node, contnode)
+
+
+def check_public_names(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warns (an error under -W) for every name in ``chickenfoot.__all__`` that no page documents."""
+    import chickenfoot
+
+    documented = env.get_domain("py").objects  # type: ignore[attr-defined]
+    for name in chickenfoot.__all__:
+        if f"chickenfoot.{name}" not in documented:
+            logger.warning(
+                f"chickenfoot.{name} is in chickenfoot.__all__ but no page documents it: "
+                "add it to docs/api.md (autoclass, autofunction or py:type)",
+                type="chickenfoot",
+                subtype="api",
+            )
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    """Registers the role, the directive, the config values and the event handlers."""
+    app.add_config_value("chickenfoot_repo", str(Path(__file__).resolve().parents[2]), "env")
+    app.add_config_value("rules_strict", True, "env")
+    app.add_config_value("chickenfoot_placed_pages", [], "env")
+    app.add_role("srcline", srcline_role)
+    app.add_directive("optional-toctree", OptionalTocTree)
+    app.connect("builder-inited", generate)
+    app.connect("missing-reference", resolve_public_alias)
+    app.connect("env-check-consistency", check_public_names)
+    app.add_css_file("chickenfoot.css")
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
+
