@@ -16,12 +16,13 @@ REPO = DOCS.parent
 sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(DOCS / "_ext"))
 
-import chickenfoot  # noqa: E402
 from chickenfoot_docs import write_inventories  # noqa: E402
+
+import chickenfoot  # noqa: E402
 
 project = "chickenfoot"
 author = "chickenfoot maintainers"
-copyright = "chickenfoot maintainers, MIT License"  # noqa: A001
+copyright = "chickenfoot maintainers, MIT License"
 release = version = chickenfoot.__version__
 
 extensions = [

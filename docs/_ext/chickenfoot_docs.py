@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import rulemap
 from docutils import nodes
 from docutils.parsers.rst import directives
 from docutils.statemachine import StringList
@@ -35,8 +36,6 @@ from sphinx.environment import BuildEnvironment
 from sphinx.errors import ExtensionError
 from sphinx.util import logging
 from sphinx.util.nodes import split_explicit_title
-
-import rulemap
 
 logger = logging.getLogger(__name__)
 
@@ -205,7 +204,7 @@ def srcline_role(
     content: list[str] | None = None,
 ) -> tuple[list[nodes.Node], list[nodes.system_message]]:
     """Links ``title <path:line>`` to that line of the generated source page."""
-    has_title, title, target = split_explicit_title(text)
+    _, title, target = split_explicit_title(text)
     path, _, line = target.rpartition(":")
     if not path or not line.isdigit():
         message = inliner.reporter.error(f"srcline wants 'path:line', got {target!r}", line=lineno)
@@ -220,7 +219,7 @@ def srcline_role(
 class OptionalTocTree(TocTree):
     """A toctree that skips entries whose page does not exist; ``:others:`` adds unplaced pages."""
 
-    option_spec = {**TocTree.option_spec, "others": directives.flag}
+    option_spec: ClassVar[dict[str, Any]] = {**TocTree.option_spec, "others": directives.flag}
 
     def run(self) -> list[nodes.Node]:
         env = self.state.document.settings.env
@@ -286,4 +285,3 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("env-check-consistency", check_public_names)
     app.add_css_file("chickenfoot.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
-

@@ -1,0 +1,167 @@
+"""Checks that keep the docs honest without building them: snippets run, the SPEC copy is current,
+every public name has a place on the API page, and the rules map finds what it should."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+import chickenfoot
+
+REPO = Path(__file__).resolve().parents[1]
+DOCS = REPO / "docs"
+sys.path.insert(0, str(DOCS / "_ext"))
+import rulemap  # noqa: E402  (docs/_ext is not a package; rulemap needs no Sphinx)
+
+PAGES = sorted(path for path in DOCS.glob("*.md") if ">>>" in path.read_text(encoding="utf-8"))
+REQUIRES = re.compile(r"<!--\s*doctest:\s*requires\s+([\w.]+)\s*-->")
+
+
+# -- every snippet on every page runs -------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[path.name for path in PAGES])
+def test_page_snippets_run(page: Path) -> None:
+    """Runs a page's ``>>>`` snippets; a page marks an optional dependency with
+    ``<!-- doctest: requires MODULE -->`` and is skipped when that module is missing."""
+    for module in REQUIRES.findall(page.read_text(encoding="utf-8")):
+        pytest.importorskip(module)
+    result = doctest.testfile(
+        str(page), module_relative=False, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False
+    )
+    assert result.attempted > 0
+    assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {page.name} failed (see above)"
+
+
+def test_the_cookbook_and_quickstart_have_snippets() -> None:
+    assert {"quickstart.md", "variants.md", "bots.md", "records.md"} <= {page.name for page in PAGES}
+
+
+# -- the vendored specification -------------------------------------------------------------
+
+
+def _shared_spec() -> Path | None:
+    """Finds the project's shared SPEC.md: ``../shared`` beside a clone, or further up for a worktree."""
+    for parent in REPO.parents:
+        candidate = parent / "shared" / "SPEC.md"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _normalised(text: str) -> list[str]:
+    # `ruff format` formats Python blocks inside Markdown, which only re-spaces the comments of
+    # the SPEC's API block; compare with runs of blanks collapsed so that is no difference.
+    return [re.sub(r"[ \t]+", " ", line).rstrip() for line in text.splitlines()]
+
+
+def test_vendored_spec_matches_shared_spec() -> None:
+    shared = _shared_spec()
+    if shared is None:
+        pytest.skip("no shared/SPEC.md beside this checkout")
+    vendored = (DOCS / "SPEC.md").read_text(encoding="utf-8")
+    assert _normalised(vendored) == _normalised(shared.read_text(encoding="utf-8")), (
+        f"docs/SPEC.md differs from {shared}: copy it again (cp {shared} docs/SPEC.md && ruff format docs/SPEC.md)"
+    )
+
+
+# -- the API page ---------------------------------------------------------------------------
+
+
+def test_every_public_name_is_on_the_api_page() -> None:
+    page = (DOCS / "api.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"\.\. auto\w+:: chickenfoot\.(\w+)", page))
+    documented |= set(re.findall(r"\.\. py:\w+:: (\w+)", page))
+    missing = sorted(set(chickenfoot.__all__) - documented)
+    assert not missing, f"add these names from chickenfoot.__all__ to docs/api.md: {', '.join(missing)}"
+
+
+# -- the rules map ---------------------------------------------------------------------------
+
+SPEC = """# spec
+
+## Rules (IDs)
+
+Group one
+- **FOOT-2** A foot is pending
+  until it has three toes.
+- **DEAL-A2** Deal the rest.
+
+Group two
+- **DEAL-2** Deals are pure.
+- **TIE-1** Ties are shared.
+
+## Something else
+- **NOPE-1** not a rule of the rules section.
+"""
+
+
+def _repo(tmp_path: Path, src: str, tests: dict[str, str]) -> Path:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "SPEC.md").write_text(SPEC)
+    package = tmp_path / "src" / "chickenfoot"
+    package.mkdir(parents=True)
+    (package / "_engine.py").write_text(src)
+    (package / "_rules.py").write_text(
+        'class Rules:\n    deal: str = "trains"\n    """DEAL-A*: how hands are dealt."""\n'
+        '    tie_break: str = "share"\n    """TIE-1: ties."""\n'
+    )
+    (tmp_path / "tests").mkdir()
+    for name, text in tests.items():
+        (tmp_path / "tests" / name).write_text(text)
+    return tmp_path
+
+
+def test_rulemap_reads_ids_sections_and_wrapped_text(tmp_path: Path) -> None:
+    rules = rulemap.read_rules(_repo(tmp_path, "", {}) / "docs" / "SPEC.md")
+    assert [(rule.id, rule.section) for rule in rules] == [
+        ("FOOT-2", "Group one"),
+        ("DEAL-A2", "Group one"),
+        ("DEAL-2", "Group two"),
+        ("TIE-1", "Group two"),
+    ]
+    assert rules[0].text == "A foot is pending until it has three toes."
+
+
+def test_rulemap_finds_code_tests_and_options(tmp_path: Path) -> None:
+    src = "x = 1  # FOOT-2\ny = 2  # DEAL-A2 and FOOT-21\n"
+    tests = {
+        "test_a.py": (
+            "import pytest\n\n"
+            "def test_foot_2_waits():\n    assert True\n\n"
+            '@pytest.mark.rule("DEAL-A2")\ndef test_marked():\n    assert True\n\n'
+            "def helper_naming_DEAL_2():\n    pass  # DEAL-2 in a helper is not a test\n"
+        ),
+        "test_b.py": (
+            'import pytest\n\npytestmark = pytest.mark.rule("TIE-1")\n\n'
+            "class TestDeals:\n    def test_pure(self):\n        # proves DEAL-2\n        assert True\n"
+        ),
+    }
+    result = rulemap.build(_repo(tmp_path, src, tests))
+    assert [loc.line for loc in result.code["FOOT-2"]] == [1]  # FOOT-21 is another rule
+    assert [loc.line for loc in result.code["DEAL-A2"]] == [2]
+    assert result.code["DEAL-2"] == []  # DEAL-A2 does not name DEAL-2
+    assert [ref.node_id for ref in result.tests["FOOT-2"]] == ["tests/test_a.py::test_foot_2_waits"]
+    assert [ref.node_id for ref in result.tests["DEAL-A2"]] == ["tests/test_a.py::test_marked"]
+    assert [ref.node_id for ref in result.tests["DEAL-2"]] == ["tests/test_b.py::TestDeals::test_pure"]
+    assert [ref.node_id for ref in result.tests["TIE-1"]] == ["tests/test_b.py::TestDeals::test_pure"]
+    assert result.options == {"FOOT-2": [], "DEAL-A2": ["deal"], "DEAL-2": [], "TIE-1": ["tie_break"]}
+    assert [loc.path for loc in result.code["TIE-1"]] == ["src/chickenfoot/_rules.py"]  # an option's docstring
+    assert result.problems() == ["DEAL-2: no code names it"]
+
+
+def test_rulemap_reports_a_rule_without_code_or_test(tmp_path: Path) -> None:
+    result = rulemap.build(_repo(tmp_path, "# FOOT-2 DEAL-A2\n", {}))
+    assert "DEAL-2: no code and no test names it" in result.problems()
+    assert "FOOT-2: no test names it" in result.problems()
+
+
+def test_rulemap_refuses_a_spec_without_rules(tmp_path: Path) -> None:
+    spec = tmp_path / "SPEC.md"
+    spec.write_text("# spec\n\n## Rules (IDs)\n\nnothing here\n")
+    with pytest.raises(ValueError, match="has no rule lines"):
+        rulemap.read_rules(spec)
