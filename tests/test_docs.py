@@ -87,17 +87,21 @@ SPEC = """# spec
 ## Rules (IDs)
 
 Group one
-- **FOOT-2** A foot is pending
+- **ZIG-2** A foot is pending
   until it has three toes.
-- **DEAL-A2** Deal the rest.
+- **ZAG-A2** Deal the rest.
 
 Group two
-- **DEAL-2** Deals are pure.
-- **TIE-1** Ties are shared.
+- **ZAG-2** Deals are pure.
+- **ZUG-1** Ties are shared.
 
 ## Something else
 - **NOPE-1** not a rule of the rules section.
 """
+
+
+# Spelled in two parts so scanners of this repository's own markers do not read these fake ones.
+MARK = "pytest.mark." + "rule"
 
 
 def _repo(tmp_path: Path, src: str, tests: dict[str, str]) -> Path:
@@ -107,8 +111,8 @@ def _repo(tmp_path: Path, src: str, tests: dict[str, str]) -> Path:
     package.mkdir(parents=True)
     (package / "_engine.py").write_text(src)
     (package / "_rules.py").write_text(
-        'class Rules:\n    deal: str = "trains"\n    """DEAL-A*: how hands are dealt."""\n'
-        '    tie_break: str = "share"\n    """TIE-1: ties."""\n'
+        'class Rules:\n    deal: str = "trains"\n    """ZAG-A*: how hands are dealt."""\n'
+        '    tie_break: str = "share"\n    """ZUG-1: ties."""\n'
     )
     (tmp_path / "tests").mkdir()
     for name, text in tests.items():
@@ -119,45 +123,45 @@ def _repo(tmp_path: Path, src: str, tests: dict[str, str]) -> Path:
 def test_rulemap_reads_ids_sections_and_wrapped_text(tmp_path: Path) -> None:
     rules = rulemap.read_rules(_repo(tmp_path, "", {}) / "docs" / "SPEC.md")
     assert [(rule.id, rule.section) for rule in rules] == [
-        ("FOOT-2", "Group one"),
-        ("DEAL-A2", "Group one"),
-        ("DEAL-2", "Group two"),
-        ("TIE-1", "Group two"),
+        ("ZIG-2", "Group one"),
+        ("ZAG-A2", "Group one"),
+        ("ZAG-2", "Group two"),
+        ("ZUG-1", "Group two"),
     ]
     assert rules[0].text == "A foot is pending until it has three toes."
 
 
 def test_rulemap_finds_code_tests_and_options(tmp_path: Path) -> None:
-    src = "x = 1  # FOOT-2\ny = 2  # DEAL-A2 and FOOT-21\n"
+    src = "x = 1  # ZIG-2\ny = 2  # ZAG-A2 and ZIG-21\n"
     tests = {
         "test_a.py": (
             "import pytest\n\n"
-            "def test_foot_2_waits():\n    assert True\n\n"
-            '@pytest.mark.rule("DEAL-A2")\ndef test_marked():\n    assert True\n\n'
-            "def helper_naming_DEAL_2():\n    pass  # DEAL-2 in a helper is not a test\n"
+            "def test_zig_2_waits():\n    assert True\n\n"
+            f'@{MARK}("ZAG-A2")\ndef test_marked():\n    assert True\n\n'
+            "def helper_naming_ZAG_2():\n    pass  # ZAG-2 in a helper is not a test\n"
         ),
         "test_b.py": (
-            'import pytest\n\npytestmark = pytest.mark.rule("TIE-1")\n\n'
-            "class TestDeals:\n    def test_pure(self):\n        # proves DEAL-2\n        assert True\n"
+            f'import pytest\n\npytestmark = {MARK}("ZUG-1")\n\n'
+            "class TestDeals:\n    def test_pure(self):\n        # proves ZAG-2\n        assert True\n"
         ),
     }
     result = rulemap.build(_repo(tmp_path, src, tests))
-    assert [loc.line for loc in result.code["FOOT-2"]] == [1]  # FOOT-21 is another rule
-    assert [loc.line for loc in result.code["DEAL-A2"]] == [2]
-    assert result.code["DEAL-2"] == []  # DEAL-A2 does not name DEAL-2
-    assert [ref.node_id for ref in result.tests["FOOT-2"]] == ["tests/test_a.py::test_foot_2_waits"]
-    assert [ref.node_id for ref in result.tests["DEAL-A2"]] == ["tests/test_a.py::test_marked"]
-    assert [ref.node_id for ref in result.tests["DEAL-2"]] == ["tests/test_b.py::TestDeals::test_pure"]
-    assert [ref.node_id for ref in result.tests["TIE-1"]] == ["tests/test_b.py::TestDeals::test_pure"]
-    assert result.options == {"FOOT-2": [], "DEAL-A2": ["deal"], "DEAL-2": [], "TIE-1": ["tie_break"]}
-    assert [loc.path for loc in result.code["TIE-1"]] == ["src/chickenfoot/_rules.py"]  # an option's docstring
-    assert result.problems() == ["DEAL-2: no code names it"]
+    assert [loc.line for loc in result.code["ZIG-2"]] == [1]  # ZIG-21 is another rule
+    assert [loc.line for loc in result.code["ZAG-A2"]] == [2]
+    assert result.code["ZAG-2"] == []  # ZAG-A2 does not name ZAG-2
+    assert [ref.node_id for ref in result.tests["ZIG-2"]] == ["tests/test_a.py::test_zig_2_waits"]
+    assert [ref.node_id for ref in result.tests["ZAG-A2"]] == ["tests/test_a.py::test_marked"]
+    assert [ref.node_id for ref in result.tests["ZAG-2"]] == ["tests/test_b.py::TestDeals::test_pure"]
+    assert [ref.node_id for ref in result.tests["ZUG-1"]] == ["tests/test_b.py::TestDeals::test_pure"]
+    assert result.options == {"ZIG-2": [], "ZAG-A2": ["deal"], "ZAG-2": [], "ZUG-1": ["tie_break"]}
+    assert [loc.path for loc in result.code["ZUG-1"]] == ["src/chickenfoot/_rules.py"]  # an option's docstring
+    assert result.problems() == ["ZAG-2: no code names it"]
 
 
 def test_rulemap_reports_a_rule_without_code_or_test(tmp_path: Path) -> None:
-    result = rulemap.build(_repo(tmp_path, "# FOOT-2 DEAL-A2\n", {}))
-    assert "DEAL-2: no code and no test names it" in result.problems()
-    assert "FOOT-2: no test names it" in result.problems()
+    result = rulemap.build(_repo(tmp_path, "# ZIG-2 ZAG-A2\n", {}))
+    assert "ZAG-2: no code and no test names it" in result.problems()
+    assert "ZIG-2: no test names it" in result.problems()
 
 
 def test_rulemap_refuses_a_spec_without_rules(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 What it adds, and why:
 
-* ``builder-inited``: maps every SPEC.md rule ID to its code and tests (:mod:`rulemap`) and writes
+* ``config-inited``: maps every SPEC.md rule ID to its code and tests (:mod:`rulemap`) and writes
   ``_generated/rules_table.md``, which ``rules.md`` includes. A rule ID that no code or no test
   names stops the build with a message naming the ID (``rules_strict = False`` only warns, for
   drafting). It also writes one highlighted page per source and test file with a link target per
@@ -160,12 +160,15 @@ def _rules_table(result: rulemap.RuleMap, repo: Path) -> str:
     return "\n".join(lines)
 
 
-def generate(app: Sphinx) -> None:
-    """Writes the generated pages and enforces that every rule has code and a test."""
+def generate(app: Sphinx, config: Any) -> None:
+    """Writes the generated pages and enforces that every rule has code and a test.
+
+    Runs at ``config-inited``: Sphinx lists the source files right after, so pages written later
+    would be missed by a fresh build.
+    """
     srcdir = Path(app.srcdir)
-    repo = Path(app.config.chickenfoot_repo).resolve()
+    repo = Path(config.chickenfoot_repo).resolve()
     result = rulemap.build(repo, srcdir / "SPEC.md")
-    app.env.chickenfoot_rulemap = result  # type: ignore[attr-defined]
 
     problems = result.problems()
     if problems:
@@ -173,7 +176,7 @@ def generate(app: Sphinx) -> None:
             "the rules page cannot be built: every rule ID in SPEC.md needs code that names it and a test "
             "that names it (test name, docstring, comment or @pytest.mark.rule):\n  " + "\n  ".join(problems)
         )
-        if app.config.rules_strict:
+        if config.rules_strict:
             raise ExtensionError(message)
         logger.warning(message, type="chickenfoot", subtype="rules")
 
@@ -210,6 +213,9 @@ def srcline_role(
         message = inliner.reporter.error(f"srcline wants 'path:line', got {target!r}", line=lineno)
         return [inliner.problematic(rawtext, rawtext, message)], [message]
     env = inliner.document.settings.env
+    if _code_doc(path) not in env.found_docs:
+        message = inliner.reporter.warning(f"srcline: no source page for {path!r} (is it under src/ or tests/?)")
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
     uri = env.app.builder.get_relative_uri(env.docname, _code_doc(path)) + f"#L-{line}"
     reference = nodes.reference(rawtext, "", internal=True, refuri=uri)
     reference += nodes.literal(title, title)
@@ -280,7 +286,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("chickenfoot_placed_pages", [], "env")
     app.add_role("srcline", srcline_role)
     app.add_directive("optional-toctree", OptionalTocTree)
-    app.connect("builder-inited", generate)
+    app.connect("config-inited", generate)
     app.connect("missing-reference", resolve_public_alias)
     app.connect("env-check-consistency", check_public_names)
     app.add_css_file("chickenfoot.css")
