@@ -78,6 +78,9 @@ def test_every_public_name_is_on_the_api_page() -> None:
     documented |= set(re.findall(r"\.\. py:\w+:: (\w+)", page))
     missing = sorted(set(chickenfoot.__all__) - documented)
     assert not missing, f"add these names from chickenfoot.__all__ to docs/api.md: {', '.join(missing)}"
+    version = re.search(r"\.\. py:data:: FORMAT_VERSION\n(?:\s+:.*\n)*?\s+:value: (\d+)", page)
+    assert version is not None, "document FORMAT_VERSION with a :value: on docs/api.md"
+    assert int(version[1]) == chickenfoot.FORMAT_VERSION
 
 
 # -- the rules map ---------------------------------------------------------------------------
