@@ -22,7 +22,7 @@ FOOT_TOES = 3  # FOOT-1
 
 @attrs.frozen
 class Node:
-    """A placed tile.
+    """Records one placed tile: the tile, the node it hangs from, and the value it offers.
 
     >>> Node(Tile(9, 5), parent=0, exposed=5)
     Node(tile=Tile(9, 5), parent=0, exposed=5)
@@ -38,7 +38,7 @@ class Node:
 
 @attrs.frozen
 class Board:
-    """The layout of a round: the placed tiles, the open ends by value, and the pending node.
+    """Holds the layout of a round: the placed tiles, the open ends by value, and the pending node.
 
     >>> board = Board.start(Tile(9, 9), arms=4)
     >>> board.pending, board.pending_value, board.open_ends

@@ -6,11 +6,25 @@ __all__ = ["IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "RulesE
 
 
 class RulesError(ValueError):
-    """Raised for a rules configuration that cannot be played, saying what to change."""
+    """Raised for a rules configuration that cannot be played, saying what to change.
+
+    >>> from chickenfoot import Rules
+    >>> Rules.cross(center_arms=9)
+    Traceback (most recent call last):
+    ...
+    chickenfoot._errors.RulesError: center_arms must be None (the preset's rule) or a whole number from 1 to 8, got 9
+    """
 
 
 class InvalidMoveError(ValueError):
-    """Raised when move text cannot be parsed, e.g. ``parse_move("9-5@")``."""
+    """Raised when move text cannot be parsed.
+
+    >>> from chickenfoot import parse_move
+    >>> parse_move("9-5@")
+    Traceback (most recent call last):
+    ...
+    chickenfoot._errors.InvalidMoveError: '9-5@' is not a move: write 'HIGH-LOW@NODE' (like '9-5@3'), 'draw' or 'pass'
+    """
 
 
 class IllegalMoveError(ValueError):
@@ -18,6 +32,13 @@ class IllegalMoveError(ValueError):
 
     The message says why, e.g. ``"9-5 does not match node 3, which offers a 4"``.
     The state the move was applied to is never changed.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> cf.apply(game, cf.Play(cf.Tile(9, 5), onto=0))
+    Traceback (most recent call last):
+    ...
+    chickenfoot._errors.IllegalMoveError: player 3 does not hold 9-5
     """
 
 
@@ -27,4 +48,10 @@ class InvalidRecordError(ValueError):
     The message names what is wrong (a missing field, a tile held twice, a tile that does not
     fit the node it is placed on, an unsupported version) and where. Nothing else escapes the
     readers: no ``KeyError``, ``TypeError`` or ``IndexError``.
+
+    >>> import chickenfoot as cf
+    >>> cf.from_json("[]")
+    Traceback (most recent call last):
+    ...
+    chickenfoot._errors.InvalidRecordError: $: a document is a JSON object with type and version, got a list
     """

@@ -41,7 +41,11 @@ class Play:
 
 @attrs.frozen
 class Draw:
-    """Takes ``yard[0]`` into the mover's hand (DRAW-1). Written ``"draw"``."""
+    """Takes ``yard[0]`` into the mover's hand (DRAW-1). Written ``"draw"``.
+
+    >>> str(Draw()), parse_move("draw") == Draw()
+    ('draw', True)
+    """
 
     def __str__(self) -> str:
         return "draw"
@@ -49,7 +53,11 @@ class Draw:
 
 @attrs.frozen
 class Pass:
-    """Ends the turn without playing (DRAW-2, DRAW-3, YARD-2). Written ``"pass"``."""
+    """Ends the turn without playing (DRAW-2, DRAW-3, YARD-2). Written ``"pass"``.
+
+    >>> str(Pass()), parse_move("pass") == Pass()
+    ('pass', True)
+    """
 
     def __str__(self) -> str:
         return "pass"

@@ -47,7 +47,7 @@ T = TypeVar("T")
 
 @attrs.frozen
 class GameRecord:
-    """A whole game as its setup and moves: enough to rebuild every state with :func:`replay`.
+    """Holds a whole game as its setup and moves: enough to rebuild every state with :func:`replay`.
 
     >>> import chickenfoot as cf
     >>> record = cf.GameRecord(cf.Rules.cross(), players=2, seed=9, moves=())

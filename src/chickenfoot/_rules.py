@@ -49,7 +49,7 @@ def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
 
 @attrs.frozen
 class Rules:
-    """A complete rules configuration. Build one from a preset and override options by keyword.
+    """Describes a complete rules configuration. Build one from a preset and override options by keyword.
 
     >>> Rules.trains().deal, Rules.cross().double_blank_value
     ('trains', 50)
@@ -66,13 +66,13 @@ class Rules:
     max_pip: Pip = 9
     """SET-1: the set's highest pip; also the first round's double (ROUND-1)."""
     deal: DealStyle = "trains"
-    """DEAL-A*/DEAL-B*: how starters, hands and the center are found."""
+    """DEAL-A*/DEAL-B*: how starters, hands and the center are found: ``"trains"`` or ``"cross"``."""
     hand_size: int | None = None
     """DEAL-A3/DEAL-B1: tiles per hand; ``None`` uses the preset's table (scaled for other sets)."""
     center_arms: int | None = None
     """OPEN-1: arms the center takes; ``None``: one per player (*trains*) or 4 (*cross*)."""
     drawn_tile: DrawnTilePolicy = "must_play"
-    """DRAW-2/DRAW-3: whether a playable drawn tile must be played or may be."""
+    """DRAW-2/DRAW-3: whether a playable drawn tile must be played (``"must_play"``) or may be (``"may_play"``)."""
     draw_until_playable: bool = False
     """Variant of DRAW-1: keep drawing (within one turn) until a playable tile turns up."""
     reserve: int | None = None
@@ -82,13 +82,14 @@ class Rules:
     blank_value: int | None = None
     """SET-2 variant: what each blank half scores (25 in some tables); ``None`` counts 0."""
     center_fallback: CenterFallback = "draw"
-    """DEAL-B2 variant: what happens in a *cross* deal when nobody holds the round's double."""
+    """DEAL-B2 variant: when nobody holds the round's double in a *cross* deal, ``"draw"`` for it or let the
+    ``"highest_double"`` held start."""
     unfillable_foot_ends_round: bool = False
     """END-2 variant: a chicken foot that can never get its three toes ends the round at once."""
     double_out_penalty: int = 0
     """Variant of SCORE-1: what a player scores for going out with a double as their last tile."""
     tie_break: TieBreak = "share"
-    """TIE-1/TIE-2: how a tie on the lowest total is settled."""
+    """TIE-1/TIE-2: how a tie on the lowest total is settled: ``"share"`` the win or count ``"zero_rounds"``."""
 
     def __attrs_post_init__(self) -> None:
         if type(self.max_pip) is not int or self.max_pip not in SUPPORTED_SETS:

@@ -15,6 +15,11 @@ def round_scores(state: RoundState) -> tuple[int, ...]:
 
     The player who went out holds nothing and so scores 0, unless the rules charge a penalty
     for going out with a double (``Rules.double_out_penalty``).
+
+    >>> from chickenfoot import Rules, deal_round
+    >>> state = deal_round(Rules.trains(), players=2, seed=0, round_index=0)
+    >>> round_scores(state) == tuple(sum(tile.pips for tile in hand) for hand in state.hands)
+    True
     """
     value = state.rules.tile_value
     scores = [sum(value(tile) for tile in hand) for hand in state.hands]
@@ -28,6 +33,10 @@ def winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult])
 
     *trains* shares the win among the tied (TIE-1). *cross* prefers the most zero-score rounds,
     then the lower lowest non-zero round score, then the next lowest, and so on (TIE-2).
+
+    >>> from chickenfoot import Rules
+    >>> winners(Rules.trains(), totals=(10, 5, 5), results=())
+    (1, 2)
     """
     best = min(totals)
     tied = [player for player, total in enumerate(totals) if total == best]

@@ -35,10 +35,15 @@ def _unroll(history: History) -> tuple[Turn, ...]:
 
 @attrs.frozen
 class RoundState:
-    """One round: hands, yard, layout, and whose turn it is.
+    """Holds one round: hands, yard, layout, and whose turn it is.
 
     Two states are equal when their positions are; the history of moves that led there is
     kept (see :attr:`history`) but not compared.
+
+    >>> import chickenfoot as cf
+    >>> state = cf.new_game(cf.Rules.trains(), players=4, seed=7).round
+    >>> [len(hand) for hand in state.hands], len(state.yard), state.reserve, state.double
+    ([11, 11, 11, 11], 10, 1, 9)
     """
 
     rules: Rules
@@ -85,7 +90,16 @@ class RoundState:
 
 @attrs.frozen
 class RoundResult:
-    """How a round ended (SCORE-1)."""
+    """Records how a round ended: its double, its scores and who went out (SCORE-1).
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=3)
+    >>> while not game.results:
+    ...     game = cf.apply(game, cf.legal_moves(game)[0])
+    >>> result = game.results[0]
+    >>> result.double, result.scores == cf.round_scores(result.final), game.totals == result.scores
+    (9, True, True)
+    """
 
     double: int
     """The value of the round's center double."""
@@ -99,7 +113,15 @@ class RoundResult:
 
 @attrs.frozen
 class GameState:
-    """A whole game: the round in play, the rounds played, and the running totals (GAME-1)."""
+    """Holds a whole game: the round in play, the rounds played, and the running totals (GAME-1).
+
+    Build one with :func:`~chickenfoot.new_game`; :func:`~chickenfoot.apply` returns the next one.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=2)
+    >>> game.round_index, game.totals, game.is_over, game.current_player == game.round.current_player
+    (0, (0, 0, 0), False, True)
+    """
 
     rules: Rules
     """The rules in force."""

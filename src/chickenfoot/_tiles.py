@@ -19,7 +19,7 @@ _TILE_TEXT = re.compile(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*")
 
 @attrs.frozen(init=False, eq=False, repr=False)
 class Tile:
-    """A domino: an unordered pair of pip values, written high first.
+    """Represents a domino: an unordered pair of pip values, written high first.
 
     Tiles are interned, so ``Tile(9, 5) is Tile(5, 9)`` and equality and hashing
     are as fast as for small ints (the engine compares tiles on every move).

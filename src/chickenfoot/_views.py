@@ -24,7 +24,7 @@ __all__ = ["PlayerView", "observe"]
 
 @attrs.frozen
 class PlayerView:
-    """Everything player :attr:`player` may know about a game, and nothing more.
+    """Holds everything player :attr:`player` may know about a game, and nothing more.
 
     Build one with :func:`observe`; sample full games consistent with it with
     :func:`~chickenfoot.determinize`.
