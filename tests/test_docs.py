@@ -4,6 +4,7 @@ every public name has a place on the API page, and the rules map finds what it s
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import re
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ sys.path.insert(0, str(DOCS / "_ext"))
 import rulemap  # noqa: E402  (docs/_ext is not a package; rulemap needs no Sphinx)
 
 PAGES = sorted(path for path in DOCS.glob("*.md") if ">>>" in path.read_text(encoding="utf-8"))
-REQUIRES = re.compile(r"<!--\s*doctest:\s*requires\s+([\w.]+)\s*-->")
+IMPORTS = re.compile(r"^>>> (?:import|from) (\w+)", re.MULTILINE)
 
 
 # -- every snippet on every page runs -------------------------------------------------------
@@ -26,10 +27,11 @@ REQUIRES = re.compile(r"<!--\s*doctest:\s*requires\s+([\w.]+)\s*-->")
 
 @pytest.mark.parametrize("page", PAGES, ids=[path.name for path in PAGES])
 def test_page_snippets_run(page: Path) -> None:
-    """Runs a page's ``>>>`` snippets; a page marks an optional dependency with
-    ``<!-- doctest: requires MODULE -->`` and is skipped when that module is missing."""
-    for module in REQUIRES.findall(page.read_text(encoding="utf-8")):
-        pytest.importorskip(module)
+    """Runs a page's ``>>>`` snippets; a page whose snippets import a package that is not installed
+    (an optional extra such as OpenSpiel) is skipped, naming the package."""
+    for module in IMPORTS.findall(page.read_text(encoding="utf-8")):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{page.name} imports {module}, which is not installed (an optional extra)")
     result = doctest.testfile(
         str(page), module_relative=False, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False
     )
