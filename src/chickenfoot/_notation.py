@@ -14,7 +14,7 @@ A position has eight fields separated by single spaces::
     hand     := "-" | tile ("," tile)*                  (in the hand's own order)
     yard     := "-" | tile ("," tile)*                  (yard[0], drawn next, first)
     board    := tile ("," tile "<" integer)*            (the center, then each node as tile<parent, in placement order)
-    status   := "play" | "blocked" | "out" integer      (in play, ended blocked (END-2), or won by that player going out (END-1))
+    status   := "play" | "blocked" | "out" integer      (in play, blocked (END-2), or that player went out (END-1))
     tile     := integer "-" integer                     (written high first, "9-5"; either order is read)
 
 The board is written as the order tiles were placed, so a reader rebuilds it with
@@ -244,10 +244,10 @@ def parse_position(text: str) -> RoundState:
 
     Raises :class:`InvalidRecordError` naming the field at fault.
 
-    >>> parse_position("trains 0 - 1 9-5")
+    >>> parse_position("trains 0 - 1 9-5")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidRecordError: a position has 8 fields (rules turn drawn reserve hands yard board status), got 5
+    chickenfoot._errors.InvalidRecordError: a position has 8 fields (rules turn drawn ... status), got 5
     """
     if not isinstance(text, str):
         raise InvalidRecordError(f"a position is text, got {type(text).__name__}")

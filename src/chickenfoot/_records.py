@@ -174,24 +174,24 @@ class _Reader:
             raise self.fail(f"unknown field(s) {', '.join(map(str, unknown))}")
         return {key: _Reader(value, f"{self.path}.{key}") for key, value in self.data.items()}
 
-    def list(self) -> list[_Reader]:
+    def items(self) -> list[_Reader]:
         if type(self.data) is not list:
             raise self.fail(f"expected a list, got {_kind(self.data)}")
         return [_Reader(item, f"{self.path}[{index}]") for index, item in enumerate(self.data)]
 
-    def int(self, low: int = 0, high: int | None = None) -> int:
+    def integer(self, low: int = 0, high: int | None = None) -> int:
         value = self.data
         if type(value) is not int or value < low or (high is not None and value > high):
             bound = f"from {low} to {high}" if high is not None else f"{low} or more"
             raise self.fail(f"expected a whole number {bound}, got {value!r:.40}")
         return value
 
-    def any_int(self) -> int:
+    def any_integer(self) -> int:
         if type(self.data) is not int:
             raise self.fail(f"expected a whole number, got {self.data!r:.40}")
         return self.data
 
-    def bool(self) -> bool:
+    def boolean(self) -> bool:
         if type(self.data) is not bool:
             raise self.fail(f"expected true or false, got {self.data!r:.40}")
         return self.data
@@ -199,13 +199,13 @@ class _Reader:
     def optional(self, read: Callable[[_Reader], T]) -> T | None:
         return None if self.data is None else read(self)
 
-    def str(self) -> str:
+    def string(self) -> str:
         if type(self.data) is not str:
             raise self.fail(f"expected a string, got {_kind(self.data)}")
         return self.data
 
     def tile(self, max_pip: int) -> Tile:
-        text = self.str()
+        text = self.string()
         try:
             tile = Tile.parse(text)
         except ValueError:
@@ -216,7 +216,7 @@ class _Reader:
 
     def move(self) -> Move:
         try:
-            return parse_move(self.str())
+            return parse_move(self.string())
         except InvalidMoveError as error:
             raise self.fail(str(error)) from None
 
@@ -229,7 +229,8 @@ def _kind(value: object) -> str:
 def _read_rules(reader: _Reader) -> Rules:
     fields = reader.obj(tuple(attrs.fields_dict(Rules)))
     try:
-        return Rules(**{name: field.data for name, field in fields.items()})
+        options: dict[str, Any] = {name: field.data for name, field in fields.items()}
+        return Rules(**options)
     except (RulesError, TypeError) as error:
         raise reader.fail(str(error)) from None
 
@@ -238,22 +239,22 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
     keys = ("hands", "yard", "board", "current_player", "reserve", "drawn", "is_over", "went_out", "history")
     fields = reader.obj(keys, optional=("rules",))
     max_pip = rules.max_pip
-    hands = tuple(tuple(tile.tile(max_pip) for tile in hand.list()) for hand in fields["hands"].list())
+    hands = tuple(tuple(tile.tile(max_pip) for tile in hand.items()) for hand in fields["hands"].items())
     if len(hands) < 2:
         raise fields["hands"].fail("a round needs a hand per player, at least 2")
-    yard = tuple(tile.tile(max_pip) for tile in fields["yard"].list())
+    yard = tuple(tile.tile(max_pip) for tile in fields["yard"].items())
     nodes: list[tuple[Tile, int | None]] = []
-    for node in fields["board"].list():
+    for node in fields["board"].items():
         parts = node.obj(("tile", "parent"))
-        nodes.append((parts["tile"].tile(max_pip), parts["parent"].optional(lambda r: r.int())))
+        nodes.append((parts["tile"].tile(max_pip), parts["parent"].optional(lambda r: r.integer())))
     try:
         board = build_board(rules, len(hands), nodes)
     except InvalidRecordError as error:
         raise fields["board"].fail(str(error)) from None
-    current = fields["current_player"].int(0, len(hands) - 1)
+    current = fields["current_player"].integer(0, len(hands) - 1)
     drawn = fields["drawn"].optional(lambda r: r.tile(max_pip))
-    went_out = fields["went_out"].optional(lambda r: r.int(0, len(hands) - 1))
-    is_over = fields["is_over"].bool()
+    went_out = fields["went_out"].optional(lambda r: r.integer(0, len(hands) - 1))
+    is_over = fields["is_over"].boolean()
     if went_out is not None and not is_over:
         raise fields["went_out"].fail("a player went out but the round is not over")
     try:
@@ -261,18 +262,18 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
     except InvalidRecordError as error:
         raise reader.fail(str(error)) from None
     log: History = None
-    for turn in fields["history"].list():
-        pair = turn.list()
+    for turn in fields["history"].items():
+        pair = turn.items()
         if len(pair) != 2:
             raise turn.fail("a history entry is [player, move]")
-        log = ((pair[0].int(0, len(hands) - 1), pair[1].move()), log)
+        log = ((pair[0].integer(0, len(hands) - 1), pair[1].move()), log)
     return RoundState(
         rules=rules,
         hands=hands,
         yard=yard,
         board=board,
         current_player=current,
-        reserve=fields["reserve"].int(),
+        reserve=fields["reserve"].integer(),
         drawn=drawn,
         is_over=is_over,
         went_out=went_out,
@@ -282,31 +283,31 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
 
 def _read_game(fields: dict[str, _Reader]) -> GameState:
     rules = _read_rules(fields["rules"])
-    players = fields["players"].int(2, 64)
+    players = fields["players"].integer(2, 64)
     try:
         rules.check_players(players)
     except RulesError as error:
         raise fields["players"].fail(str(error)) from None
-    round_index = fields["round_index"].int(0, rules.rounds - 1)
+    round_index = fields["round_index"].integer(0, rules.rounds - 1)
     round_ = _read_round(fields["round"], rules)
     if round_.players != players:
         raise fields["round"].fail(f"the round has {round_.players} hands for {players} players")
-    totals = tuple(total.any_int() for total in fields["totals"].list())
+    totals = tuple(total.any_integer() for total in fields["totals"].items())
     results = []
-    for result in fields["results"].list():
+    for result in fields["results"].items():
         parts = result.obj(("double", "scores", "went_out", "final"))
         final = _read_round(parts["final"], rules)
         if final.players != players:
             raise parts["final"].fail(f"the round has {final.players} hands for {players} players")
         results.append(
             RoundResult(
-                double=parts["double"].int(0, rules.max_pip),
-                scores=tuple(score.any_int() for score in parts["scores"].list()),
-                went_out=parts["went_out"].optional(lambda r: r.int(0, players - 1)),
+                double=parts["double"].integer(0, rules.max_pip),
+                scores=tuple(score.any_integer() for score in parts["scores"].items()),
+                went_out=parts["went_out"].optional(lambda r: r.integer(0, players - 1)),
                 final=final,
             )
         )
-    winners = tuple(winner.int(0, players - 1) for winner in fields["winners"].list())
+    winners = tuple(winner.integer(0, players - 1) for winner in fields["winners"].items())
     if len(totals) != players or any(len(result.scores) != players for result in results):
         raise fields["totals"].fail(f"totals and every round's scores need one number per player ({players})")
     if len(results) > rules.rounds or (len(results) == rules.rounds) != bool(winners):
@@ -314,7 +315,7 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
     return GameState(
         rules=rules,
         players=players,
-        seed=fields["seed"].any_int(),
+        seed=fields["seed"].any_integer(),
         round=round_,
         round_index=round_index,
         totals=totals,
@@ -325,13 +326,13 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
 
 def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
     rules = _read_rules(fields["rules"])
-    players = fields["players"].int(2, 64)
+    players = fields["players"].integer(2, 64)
     try:
         rules.check_players(players)
     except RulesError as error:
         raise fields["players"].fail(str(error)) from None
-    moves = tuple(move.move() for move in fields["moves"].list())
-    return GameRecord(rules=rules, players=players, seed=fields["seed"].any_int(), moves=moves, version=version)
+    moves = tuple(move.move() for move in fields["moves"].items())
+    return GameRecord(rules=rules, players=players, seed=fields["seed"].any_integer(), moves=moves, version=version)
 
 
 _BODIES: dict[str, tuple[str, ...]] = {
@@ -380,11 +381,11 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     if type(data) is not dict:
         raise InvalidRecordError(f"$: a document is a JSON object with type and version, got {_kind(data)}")
     kind_name = data.get("type")
-    if kind_name not in _BODIES:
+    if type(kind_name) is not str or kind_name not in _BODIES:
         raise InvalidRecordError(f"$.type: expected one of {', '.join(_BODIES)}, got {kind_name!r:.40}")
     top = _Reader(data)
     fields = top.obj(("type", "version", *_BODIES[kind_name]))
-    version = fields["version"].any_int()
+    version = fields["version"].any_integer()
     if version != FORMAT_VERSION:
         raise fields["version"].fail(f"this library reads version {FORMAT_VERSION} documents, got {version}")
     result: Any
