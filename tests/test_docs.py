@@ -78,6 +78,7 @@ def test_every_public_name_is_on_the_api_page() -> None:
     page = (DOCS / "api.md").read_text(encoding="utf-8")
     documented = set(re.findall(r"\.\. auto\w+:: chickenfoot\.(\w+)", page))
     documented |= set(re.findall(r"\.\. py:\w+:: (\w+)", page))
+    documented |= set(re.findall(r"^\s+(?:class|exception|function) (\w+)$", page, re.MULTILINE))
     missing = sorted(set(chickenfoot.__all__) - documented)
     assert not missing, f"add these names from chickenfoot.__all__ to docs/api.md: {', '.join(missing)}"
     version = re.search(r"\.\. py:data:: FORMAT_VERSION\n(?:\s+:.*\n)*?\s+:value: (\d+)", page)

@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 
 import rulemap
 from docutils import nodes
-from docutils.parsers.rst import directives
+from docutils.parsers.rst import Directive, directives
 from docutils.statemachine import StringList
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -242,6 +242,43 @@ class OptionalTocTree(TocTree):
         return super().run()
 
 
+class PublicApi(Directive):
+    """Documents the listed names (``class Bot``, ``function make_bot``) that ``chickenfoot`` exports.
+
+    A name not (yet) in ``chickenfoot.__all__`` is left out, so the API page can name what other
+    branches add before they land; the consistency check still fails for any export no page shows.
+    """
+
+    has_content = True
+    _AUTO: ClassVar[dict[str, str]] = {
+        "class": "autoclass",
+        "exception": "autoexception",
+        "function": "autofunction",
+    }
+
+    def run(self) -> list[nodes.Node]:
+        import chickenfoot
+
+        lines: list[str] = []
+        for entry in self.content:
+            if not entry.strip():
+                continue
+            kind, _, name = entry.strip().partition(" ")
+            if kind not in self._AUTO:
+                raise self.error(
+                    f"chickenfoot-api wants 'class NAME', 'exception NAME' or 'function NAME', got {entry!r}"
+                )
+            if name not in chickenfoot.__all__:
+                continue
+            lines.append(f".. {self._AUTO[kind]}:: chickenfoot.{name}")
+            if kind == "class":
+                lines.append("   :members:")
+            lines.append("")
+        container = nodes.container()
+        self.state.nested_parse(StringList(lines, source="chickenfoot-api"), self.content_offset, container)
+        return list(container.children)
+
+
 # -- reference resolution and checks --------------------------------------------------------
 
 
@@ -286,6 +323,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("chickenfoot_placed_pages", [], "env")
     app.add_role("srcline", srcline_role)
     app.add_directive("optional-toctree", OptionalTocTree)
+    app.add_directive("chickenfoot-api", PublicApi)
     app.connect("config-inited", generate)
     app.connect("missing-reference", resolve_public_alias)
     app.connect("env-check-consistency", check_public_names)
