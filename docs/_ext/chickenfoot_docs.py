@@ -14,6 +14,8 @@ What it adds, and why:
   lists every top-level page not placed anywhere else, so a new page never breaks the build.
 * ``missing-reference``: type hints name private modules (``chickenfoot._tiles.Tile``); they
   resolve to the public name (``chickenfoot.Tile``) when it is exported.
+* the ``chickenfoot-api`` directive: autodoc for the listed names that ``chickenfoot`` exports.
+* ``doctree-resolved``: every rule ID in running text links to its entry on the rules page.
 * ``env-check-consistency``: every name in ``chickenfoot.__all__`` must be documented.
 """
 
@@ -181,6 +183,7 @@ def generate(app: Sphinx, config: Any) -> None:
             subtype="rules",
         )
     app._chickenfoot_rule_gaps = len(problems)  # type: ignore[attr-defined]
+    app._chickenfoot_rule_ids = [rule.id for rule in result.rules]  # type: ignore[attr-defined]
 
     generated = srcdir / GENERATED
     _write_if_changed(generated / "rules_table.md", _rules_table(result, repo))
@@ -281,6 +284,35 @@ class PublicApi(Directive):
         return list(container.children)
 
 
+_NO_LINKS = (nodes.literal, nodes.literal_block, nodes.reference, nodes.title, nodes.raw, nodes.FixedTextElement)
+
+
+def link_rule_ids(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Turns every rule ID in running text (``FOOT-2``) into a link to its entry on the rules page."""
+    ids = getattr(app, "_chickenfoot_rule_ids", [])
+    if not ids or docname.startswith(CODE_DIR):
+        return
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(ids, key=len, reverse=True))) + r")(?![\w-])")
+    rules_uri = app.builder.get_relative_uri(docname, "rules")
+    for text in list(doctree.findall(nodes.Text)):
+        parent = text.parent
+        if parent is None or not pattern.search(text.astext()):
+            continue
+        ancestor: nodes.Node | None = parent
+        while ancestor is not None and not isinstance(ancestor, _NO_LINKS):
+            ancestor = ancestor.parent
+        if ancestor is not None:
+            continue
+        pieces: list[nodes.Node] = []
+        for index, part in enumerate(pattern.split(text.astext())):
+            if index % 2:
+                anchor = "" if docname == "rules" else rules_uri
+                pieces.append(nodes.reference(part, part, internal=True, refuri=f"{anchor}#rule-{part.lower()}"))
+            elif part:
+                pieces.append(nodes.Text(part))
+        parent.replace(text, pieces)
+
+
 # -- reference resolution and checks --------------------------------------------------------
 
 
@@ -338,5 +370,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("missing-reference", resolve_public_alias)
     app.connect("env-check-consistency", check_public_names)
     app.connect("build-finished", fail_on_rule_gaps)
+    app.connect("doctree-resolved", link_rule_ids)
     app.add_css_file("chickenfoot.css")
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
