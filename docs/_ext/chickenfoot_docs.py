@@ -14,6 +14,8 @@ What it adds, and why:
   lists every top-level page not placed anywhere else, so a new page never breaks the build.
 * ``missing-reference``: type hints name private modules (``chickenfoot._tiles.Tile``); they
   resolve to the public name (``chickenfoot.Tile``) when it is exported.
+* the ``board-picture`` directive: runs a snippet and draws the position it reaches (SVG once
+  ``chickenfoot.render_svg`` exists, else the text tree).
 * the ``chickenfoot-api`` directive: autodoc for the listed names that ``chickenfoot`` exports.
 * ``doctree-resolved``: every rule ID in running text links to its entry on the rules page.
 * ``env-check-consistency``: every name in ``chickenfoot.__all__`` must be documented.
@@ -284,6 +286,47 @@ class PublicApi(Directive):
         return list(container.children)
 
 
+class BoardPicture(Directive):
+    """Runs the snippet in the content (``cf`` is chickenfoot) and draws its ``state``.
+
+    With the SVG renderer (``chickenfoot.render_svg``) the picture is an SVG; without it, the
+    text tree of :func:`chickenfoot.render_text`. The snippet runs at every build, so a picture
+    cannot show a position the engine no longer reaches.
+    """
+
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {"caption": directives.unchanged}
+
+    def run(self) -> list[nodes.Node]:
+        import random
+
+        import chickenfoot
+
+        namespace: dict[str, Any] = {"cf": chickenfoot, "random": random}
+        try:
+            exec("\n".join(self.content), namespace)
+            state = namespace["state"]
+        except Exception as error:
+            raise self.error(f"board-picture: the snippet failed ({error!r}); it must set `state`") from None
+        caption = self.options.get("caption", "")
+        figure = nodes.container(classes=["board-picture"])
+        render_svg = getattr(chickenfoot, "render_svg", None)
+        if render_svg is not None:
+            figure += nodes.raw("", render_svg(state), format="html")
+        else:
+            text = chickenfoot.render_text(state)
+            figure += nodes.literal_block(text, text, language="text")
+        if caption:
+            paragraph = nodes.paragraph(classes=["board-picture-caption"])
+            inline, messages = self.state.inline_text(caption, self.lineno)
+            paragraph += inline
+            figure += paragraph
+            figure += messages
+        code = "\n".join(self.content)
+        figure += nodes.literal_block(code, code, language="python")
+        return [figure]
+
+
 _NO_LINKS = (nodes.literal, nodes.literal_block, nodes.reference, nodes.title, nodes.raw, nodes.FixedTextElement)
 
 
@@ -366,6 +409,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_role("srcline", srcline_role)
     app.add_directive("optional-toctree", OptionalTocTree)
     app.add_directive("chickenfoot-api", PublicApi)
+    app.add_directive("board-picture", BoardPicture)
     app.connect("config-inited", generate)
     app.connect("missing-reference", resolve_public_alias)
     app.connect("env-check-consistency", check_public_names)
