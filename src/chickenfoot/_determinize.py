@@ -5,7 +5,9 @@ What the history proves
     moment. A player who drew at the start of a turn held no tile fitting them (DRAW-4); a
     player who drew again within a turn (``draw_until_playable``) drew an unfitting tile; a
     player who passed without drawing held no fitting tile (YARD-2); in ``must_play`` a player
-    who drew and then passed drew an unfitting tile (DRAW-2). Tiles drawn later are exempt, and
+    who drew and then passed drew an unfitting tile (DRAW-2), while with ``may_play`` and
+    ``draw_until_playable`` one who passed on a drawn tile with the yard still open drew a
+    fitting tile (else they would have drawn again). Tiles drawn later are exempt, and
     a draw followed by a play in the same turn drew exactly the tile played.
 
 How a sample is built
@@ -68,6 +70,7 @@ class _Player:
     events: list[tuple[int, int]]  # (time, mask of values the player proved to hold no tile for)
     played: list[tuple[Tile, int]]  # (tile, time) of plays from hand (not the tile just drawn)
     slot_of_draw: dict[int, int]  # draw time -> slot index
+    must_fit: dict[int, int] = attrs.field(factory=dict)  # draw time -> mask its tile is proven to fit
 
 
 def _fits(tile: Tile, mask: int) -> bool:
@@ -102,6 +105,7 @@ def _read_history(view: PlayerView) -> tuple[list[_Player], dict[int, Tile], Boa
     seats = [_Player([_BEFORE_ROUND], [0], [], [], {}) for _ in range(view.players)]
     identified: dict[int, Tile] = {}  # draw time -> tile, for draws played at once
     open_draw: tuple[int, int] | None = None  # (player, time) of the last draw this turn
+    draws_left = sum(1 for _, move in view.history if type(move) is Draw)
     for time, (seat, move) in enumerate(view.history):
         if type(seat) is not int or not 0 <= seat < view.players:
             raise InvalidRecordError(f"history entry {time} names player {seat!r}, not a seat of the game")
@@ -115,9 +119,13 @@ def _read_history(view: PlayerView) -> tuple[list[_Player], dict[int, Tile], Boa
             player.slot_times.append(time)
             player.slot_caps.append(1)
             open_draw = (seat, time)
+            draws_left -= 1
         elif type(move) is Pass:
             if open_draw is None or rules.drawn_tile == "must_play":
                 player.events.append((time, mask))  # YARD-2, or DRAW-2: the drawn tile did not fit
+            elif rules.draw_until_playable and view.yard_size + draws_left > view.reserve:
+                # may_play and draw_until_playable: an unfitting tile, with the yard open, means draw again.
+                player.must_fit[open_draw[1]] = mask
             open_draw = None
         elif type(move) is Play:
             tile, onto = move.tile, move.onto
@@ -163,11 +171,19 @@ def _place_played(player: _Player, seat: int) -> list[list[Tile]]:
             low, high, tile = spans[next_span]
             heapq.heappush(heap, (high, tile.index, tile))
             next_span += 1
+        need = player.must_fit.get(times[index], -1)
+        unfit: list[tuple[int, int, Tile]] = []
         while heap and len(placed[index]) < cap:
-            high, _, tile = heapq.heappop(heap)
+            entry = heapq.heappop(heap)
+            high, _, tile = entry
             if high < index:
                 raise InvalidRecordError(f"player {seat}'s history is inconsistent: {tile} cannot have been held")
-            placed[index].append(tile)
+            if _fits(tile, need):
+                placed[index].append(tile)
+            else:
+                unfit.append(entry)
+        for entry in unfit:
+            heapq.heappush(heap, entry)
     if heap or next_span < len(spans):
         raise InvalidRecordError(f"player {seat}'s history is inconsistent: more plays than tiles held")
     return placed
@@ -330,6 +346,8 @@ def _sample_round(
             if drawn_place is not None and (place == drawn_place) != (tile is view.drawn):
                 continue
             player = seats[seat]
+            if not _fits(tile, player.must_fit.get(player.slot_times[index], -1)):
+                continue
             if index >= _first_slot_from(player.slot_times, _last_violation(player, tile, len(view.history))):
                 options.append(place)
         if tile not in own:
