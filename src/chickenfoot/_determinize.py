@@ -25,12 +25,17 @@ How a sample is built
     this is drawn again.
 
 Bias
-    With no history, or no constraint, this is exactly a uniform deal of the hidden tiles.
-    Otherwise it is close to, but not exactly, uniform over the consistent placements: placing
-    tiles one by one with weights by room left slightly favours placements with many
-    completions. It ignores how likely each player's choices were (it models nobody's
-    strategy), and does not use the *cross* deal's setup draws (DEAL-B2) or the
-    ``center_fallback="highest_double"`` fact that no higher double was dealt.
+    The target is what a uniform deal makes likely given the public history: every consistent
+    past (starting hands, and which tile each draw brought) equally likely, as if nobody's
+    choices revealed anything. Counting pasts, not hands, matters: a hand holding no tile
+    that fits could have got any of its tiles from the draw, so it is likelier than a hand
+    whose one fitting tile must be the drawn one (a test checks the sampled odds against this
+    count). With no history, or no constraint, the sample is exactly a uniform deal. Otherwise
+    it is close: placing tiles one by one with weights by room left slightly favours
+    placements with many completions, and the tiles a player has played from hand are given
+    the earliest slots that allow them rather than sampled ones. It does not use the *cross*
+    deal's setup draws (DEAL-B2) or the ``center_fallback="highest_double"`` fact that no
+    higher double was dealt.
 
 What is not reproduced
     The seed (knowing it would reveal every deal) is replaced by a random one, so later rounds
