@@ -34,8 +34,9 @@ Bias
     it is close: placing tiles one by one with weights by room left slightly favours
     placements with many completions, and the tiles a player has played from hand are given
     the earliest slots that allow them rather than sampled ones. It does not use the *cross*
-    deal's setup draws (DEAL-B2) or the ``center_fallback="highest_double"`` fact that no
-    higher double was dealt.
+    deal's setup draws (DEAL-B2), which the history does not record. With
+    ``center_fallback="highest_double"`` it does use the fact that no starting hand held a
+    double above the center, up to the round's double.
 
 What is not reproduced
     The seed (knowing it would reveal every deal) is replaced by a random one, so later rounds
@@ -76,6 +77,13 @@ class _Player:
     played: list[tuple[Tile, int]]  # (tile, time) of plays from hand (not the tile just drawn)
     slot_of_draw: dict[int, int]  # draw time -> slot index
     must_fit: dict[int, int] = attrs.field(factory=dict)  # draw time -> mask its tile is proven to fit
+    undealt: frozenset[Tile] = frozenset()  # tiles no starting hand held
+
+    def allows(self, index: int, tile: Tile) -> bool:
+        """Tells whether slot ``index`` may hold ``tile``, as far as that slot alone says."""
+        if index == 0 and tile in self.undealt:
+            return False
+        return _fits(tile, self.must_fit.get(self.slot_times[index], -1))
 
 
 def _fits(tile: Tile, mask: int) -> bool:
@@ -176,14 +184,13 @@ def _place_played(player: _Player, seat: int) -> list[list[Tile]]:
             low, high, tile = spans[next_span]
             heapq.heappush(heap, (high, tile.index, tile))
             next_span += 1
-        need = player.must_fit.get(times[index], -1)
         unfit: list[tuple[int, int, Tile]] = []
         while heap and len(placed[index]) < cap:
             entry = heapq.heappop(heap)
             high, _, tile = entry
             if high < index:
                 raise InvalidRecordError(f"player {seat}'s history is inconsistent: {tile} cannot have been held")
-            if _fits(tile, need):
+            if player.allows(index, tile):
                 placed[index].append(tile)
             else:
                 unfit.append(entry)
@@ -304,6 +311,13 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     if type(view) is not PlayerView:
         raise TypeError(f"determinize takes a PlayerView (from observe), got {type(view).__name__}")
     seats, identified, _ = _read_history(view)
+    center, double = view.board.center.high, view.rules.round_double(view.round_index)
+    if center < double:
+        # center_fallback="highest_double": nobody was dealt the round's double or any double
+        # above the center, so those were in the yard at the deal.
+        undealt = frozenset(Tile(value, value) for value in range(center + 1, double + 1))
+        for player in seats:
+            player.undealt = undealt
     for seat, player in enumerate(seats):
         size = len(view.hand) if seat == view.player else view.hand_sizes[seat]
         player.slot_caps[0] = size + len(player.played) - (len(player.slot_times) - 1)
@@ -351,7 +365,7 @@ def _sample_round(
             if drawn_place is not None and (place == drawn_place) != (tile is view.drawn):
                 continue
             player = seats[seat]
-            if not _fits(tile, player.must_fit.get(player.slot_times[index], -1)):
+            if not player.allows(index, tile):
                 continue
             if index >= _first_slot_from(player.slot_times, _last_violation(player, tile, len(view.history))):
                 options.append(place)
