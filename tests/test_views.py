@@ -35,7 +35,10 @@ def _hide_differently(state: cf.RoundState, viewer: int, rng: random.Random) -> 
 @given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
 def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: random.Random) -> None:
     viewer = seat % game.players
-    other = attrs.evolve(game, round=_hide_differently(game.round, viewer, rng), seed=game.seed + 1)
+    results = tuple(  # finished rounds: their final hands and yards are hidden too
+        attrs.evolve(result, final=_hide_differently(result.final, viewer, rng)) for result in game.results
+    )
+    other = attrs.evolve(game, round=_hide_differently(game.round, viewer, rng), seed=game.seed + 1, results=results)
     view = cf.observe(game, viewer)
     assert view == cf.observe(other, viewer)
     assert repr(view) == repr(cf.observe(other, viewer))
