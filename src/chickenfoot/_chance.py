@@ -231,13 +231,15 @@ class ChanceGame:
 
     def legal_moves(self) -> tuple[Move, ...]:
         """Lists the legal moves of the player to move."""
-        assert self.round is not None and not self.drawing
+        assert self.round is not None
+        assert not self.drawing
         return legal_moves(self.round)
 
     def apply_move(self, move: Move) -> None:
         """Applies a player's move; a draw hands over to chance for the tile."""
         state = self.round
-        assert state is not None and not self.drawing
+        assert state is not None
+        assert not self.drawing
         if type(move) is Draw:
             if move not in legal_moves(state):
                 apply(state, move)  # raises IllegalMoveError with the engine's reason
