@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from ._board import Board as Board, Node as Node
 from ._deal import deal_round as deal_round
+from ._determinize import determinize as determinize
 from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
 from ._errors import (
     IllegalMoveError as IllegalMoveError,
     InvalidMoveError as InvalidMoveError,
+    InvalidRecordError as InvalidRecordError,
     RulesError as RulesError,
 )
 from ._moves import (
@@ -37,6 +39,7 @@ from ._state import (
     Turn as Turn,
 )
 from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
+from ._views import PlayerView as PlayerView, observe as observe
 
 __version__ = "0.1.0"
 
@@ -46,6 +49,7 @@ __all__ = [
     "GameState",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidRecordError",
     "Move",
     "Node",
     "NodeIndex",
@@ -53,6 +57,7 @@ __all__ = [
     "Pip",
     "Play",
     "PlayerIndex",
+    "PlayerView",
     "RoundResult",
     "RoundState",
     "Rules",
@@ -61,9 +66,11 @@ __all__ = [
     "Turn",
     "apply",
     "deal_round",
+    "determinize",
     "full_set",
     "legal_moves",
     "new_game",
+    "observe",
     "parse_move",
     "render_text",
     "round_scores",
