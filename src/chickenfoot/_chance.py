@@ -27,12 +27,15 @@ import random
 import attrs
 
 from ._board import Board
+from ._determinize import determinize
 from ._engine import apply, legal_moves
+from ._errors import InvalidRecordError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
 from ._scoring import round_scores, winners
 from ._state import GameState, PlayerIndex, RoundResult, RoundState
 from ._tiles import Tile, full_set
+from ._views import PlayerView, observe
 
 __all__ = ["ChanceGame"]
 
@@ -269,7 +272,7 @@ class ChanceGame:
         """Gets the engine's :class:`GameState` for the round in play.
 
         While a deal is in progress the round shows the tiles dealt so far and the round's
-        double as the center, with nobody to move.
+        double as the center.
         """
         state = self.round
         if state is None:
@@ -282,7 +285,7 @@ class ChanceGame:
                 reserve=self.rules.reserve_for(self.players),
                 is_over=True,
             )
-        over = self.is_over
+        complete = len(self.results) == self.rules.rounds
         return GameState(
             rules=self.rules,
             players=self.players,
@@ -291,8 +294,15 @@ class ChanceGame:
             round_index=self.round_index,
             totals=tuple(self.totals),
             results=tuple(self.results),
-            winners=self.winners() if over and len(self.results) == self.rules.rounds else (),
+            winners=self.winners() if complete else (),
         )
+
+    def view(self, player: PlayerIndex) -> PlayerView:
+        """Gets what ``player`` may see now; nobody is to move during a deal or once over."""
+        view = observe(self.game_state(), player)
+        if self.round is None or self.is_over:
+            return attrs.evolve(view, current_player=None, drawn=None, legal_moves=())
+        return view
 
     def winners(self) -> tuple[PlayerIndex, ...]:
         """Gets the players with the lowest total once over (GAME-1, TIE-1, TIE-2)."""
@@ -320,11 +330,16 @@ class ChanceGame:
                     hand[:] = [unseen.pop() for _ in hand]
             copy.pool = sorted(unseen)
             return copy
-        copy.round = _determinize(self.game_state(), player, rng).round
+        game = self.game_state()
+        try:
+            # Issue 3's sampler honours what the public history proves about each hand.
+            copy.round = determinize(observe(game, player), rng).round
+        except InvalidRecordError:  # pragma: no cover - it proves every view we make; stay safe anyway
+            copy.round = _shuffle_unseen(game, player, rng).round
         return copy
 
 
-def _determinize(game: GameState, player: PlayerIndex, rng: random.Random) -> GameState:
+def _shuffle_unseen(game: GameState, player: PlayerIndex, rng: random.Random) -> GameState:
     """Deals the tiles ``player`` cannot see (others' hands, the yard) again, keeping all sizes."""
     state = game.round
     hidden = [tile for seat, hand in enumerate(state.hands) if seat != player for tile in hand]

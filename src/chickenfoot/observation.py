@@ -1,7 +1,8 @@
 """Observation tensors: one fixed-size ``float32`` vector per player, for learning (needs numpy).
 
 Install with ``pip install chickenfoot[numpy]`` (the OpenSpiel and PettingZoo extras include it).
-The vector holds only what ``player`` may see. Seats are *relative*: entry 0 of every per-seat
+The vector is built from a :class:`~chickenfoot.PlayerView`, so it holds only what the
+player may see. Seats are *relative*: entry 0 of every per-seat
 block is ``player``, entry 1 the next player to move after them (TURN-1), and so on, so one
 policy can play every seat. With ``S`` tiles in the set, ``V = max_pip + 1`` values, ``n``
 players and ``R = max_pip + 1`` rounds, the blocks are, in order:
@@ -43,6 +44,7 @@ import numpy as np
 
 from ._rules import Rules
 from ._state import GameState
+from ._views import PlayerView, observe
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -90,62 +92,72 @@ def observation_size(rules: Rules, players: int) -> int:
     return start + size
 
 
-def _check(state: GameState, player: int) -> None:
-    if type(state) is not GameState:
-        raise TypeError(f"observation takes a GameState, got {type(state).__name__}")
-    if type(player) is not int or not 0 <= player < state.players:
-        raise ValueError(f"player must be a seat from 0 to {state.players - 1}, got {player!r}")
+def _view(source: GameState | PlayerView, player: int | None) -> PlayerView:
+    if type(source) is PlayerView:
+        if player is not None and player != source.player:
+            raise ValueError(f"this view belongs to player {source.player}, not player {player}: pass player=None")
+        return source
+    if type(source) is GameState:
+        if player is None:
+            raise ValueError("observing a GameState needs the seat: pass player=0 to players - 1")
+        return observe(source, player)
+    raise TypeError(f"observation takes a GameState and a player, or a PlayerView; got {type(source).__name__}")
 
 
-def write_observation(state: GameState, player: int, out: NDArray[np.float32]) -> None:
-    """Writes ``player``'s observation of ``state`` into ``out`` (zeroed first), without allocating.
+def write_observation(source: GameState | PlayerView, player: int | None, out: NDArray[np.float32]) -> None:
+    """Writes a player's observation into ``out`` (zeroed first), without allocating.
+
+    ``source`` is a :class:`GameState` with the seat ``player``, or a :class:`PlayerView`
+    (``player`` then ``None``): the vector is built from the view alone, so it cannot leak
+    hidden tiles.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     >>> out = np.ones(observation_size(game.rules, 4), np.float32)
     >>> write_observation(game, 1, out)
-    >>> bool((out == observation(game, 1)).all())
+    >>> bool((out == observation(cf.observe(game, 1))).all())
     True
     """
-    _check(state, player)
-    blocks = {name: start for name, start, _ in layout(state.rules, state.players)}
+    view = _view(source, player)
+    seat, players = view.player, view.players
+    blocks = {name: start for name, start, _ in layout(view.rules, players)}
     out.fill(0)
-    round_ = state.round
-    board = round_.board
-    players = state.players
-    for tile in round_.hands[player]:
+    board = view.board
+    for tile in view.hand:
         out[blocks["hand"] + tile.index] = 1
-    if round_.drawn is not None and round_.current_player == player and not round_.is_over:
-        out[blocks["drawn"] + round_.drawn.index] = 1
+    if view.drawn is not None:
+        out[blocks["drawn"] + view.drawn.index] = 1
     for node in board.nodes:
         out[blocks["board"] + node.tile.index] = 1
-    for value, ends in enumerate(board.ends_by_value[: state.rules.max_pip + 1]):
+    for value, ends in enumerate(board.ends_by_value[: view.rules.max_pip + 1]):
         out[blocks["open_ends"] + value] = len(ends)
     if board.pending is not None:
         out[blocks["pending_value"] + board.nodes[board.pending].exposed] = 1
         out[blocks["pending_missing"]] = board.missing
         out[blocks["pending_center"]] = board.pending == 0
     out[blocks["center"] + board.center.high] = 1
-    yard = len(round_.yard)
-    out[blocks["yard"]] = yard
-    out[blocks["yard"] + 1] = max(0, yard - round_.reserve)
+    out[blocks["yard"]] = view.yard_size
+    out[blocks["yard"] + 1] = max(0, view.yard_size - view.reserve)
     for offset in range(players):
-        seat = (player + offset) % players
-        out[blocks["hand_sizes"] + offset] = len(round_.hands[seat])
-        out[blocks["totals"] + offset] = state.totals[seat]
-    if not state.is_over and not round_.is_over:
-        out[blocks["to_move"] + (round_.current_player - player) % players] = 1
-    out[blocks["round"] + min(state.round_index, state.rules.rounds - 1)] = 1
+        other = (seat + offset) % players
+        out[blocks["hand_sizes"] + offset] = view.hand_sizes[other]
+        out[blocks["totals"] + offset] = view.totals[other]
+    if view.current_player is not None:
+        out[blocks["to_move"] + (view.current_player - seat) % players] = 1
+    out[blocks["round"] + min(view.round_index, view.rules.rounds - 1)] = 1
 
 
-def observation(state: GameState, player: int) -> NDArray[np.float32]:
-    """Gets ``player``'s observation of ``state`` as a new ``float32`` vector (layout above).
+def observation(source: GameState | PlayerView, player: int | None = None) -> NDArray[np.float32]:
+    """Gets a player's observation as a new ``float32`` vector (layout above).
+
+    ``source`` is a :class:`GameState` with the seat ``player``, or a :class:`PlayerView`.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=1)
-    >>> observation(game, 2).dtype
-    dtype('float32')
+    >>> observation(game, 2).dtype, bool((observation(game, 2) == observation(cf.observe(game, 2))).all())
+    (dtype('float32'), True)
     """
-    out = np.zeros(observation_size(state.rules, state.players), np.float32)
-    write_observation(state, player, out)
+    view = _view(source, player)
+    out = np.zeros(observation_size(view.rules, view.players), np.float32)
+    write_observation(view, None, out)
     return out

@@ -261,7 +261,7 @@ class ChickenfootObserver:
     def set_from(self, state: ChickenfootState, player: int) -> None:
         """Writes ``player``'s view of ``state`` into :attr:`tensor`."""
         core = state.core
-        write_observation(core.game_state(), player, self.tensor[: self.base])
+        write_observation(core.view(player), None, self.tensor[: self.base])
         if not self.perfect_recall:
             return
         self.tensor[self.base :] = 0
@@ -282,23 +282,22 @@ class ChickenfootObserver:
         core = state.core
         if self.perfect_recall:
             return f"p{player} | {core.information(player)}"
-        game = core.game_state()
-        round_ = game.round
-        board = round_.board
+        view = core.view(player)
+        board = view.board
         parts = [
             f"p{player}",
-            f"round {core.round_index}",
-            f"hand {' '.join(map(str, sorted(round_.hands[player])))}",
+            f"round {view.round_index}",
+            f"hand {' '.join(map(str, sorted(view.hand)))}",
             f"board {' '.join(f'{node.tile}@{node.parent}' for node in board.nodes)}",
             f"pending {board.pending}",
-            f"sizes {' '.join(str(len(hand)) for hand in round_.hands)}",
-            f"yard {len(round_.yard)}",
-            f"totals {' '.join(map(str, core.totals))}",
+            f"sizes {' '.join(map(str, view.hand_sizes))}",
+            f"yard {view.yard_size}",
+            f"totals {' '.join(map(str, view.totals))}",
         ]
-        if round_.drawn is not None and round_.current_player == player and not core.is_chance:
-            parts.append(f"drawn {round_.drawn}")
-        if not core.is_over and not core.is_chance:
-            parts.append(f"to move p{round_.current_player}")
+        if view.drawn is not None:
+            parts.append(f"drawn {view.drawn}")
+        if view.current_player is not None:
+            parts.append(f"to move p{view.current_player}")
         return " | ".join(parts)
 
 
