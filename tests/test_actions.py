@@ -8,9 +8,8 @@ import pytest
 from hypothesis import given
 
 import chickenfoot as cf
-from chickenfoot import actions
-
 from _games import RULES, games, play_randomly
+from chickenfoot import actions
 
 ALL_RULES = (*RULES, cf.Rules.cross(max_pip=18), cf.Rules.trains(max_pip=15))
 

@@ -8,10 +8,10 @@ import pytest
 
 np = pytest.importorskip("numpy")
 
-from _games import RULES, games  # noqa: E402
 from hypothesis import given  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
+from _games import RULES, games  # noqa: E402
 from chickenfoot.observation import layout, observation, observation_size  # noqa: E402
 
 

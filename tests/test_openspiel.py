@@ -12,7 +12,7 @@ import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
-import chickenfoot.openspiel  # noqa: E402, F401  (registers the game)
+import chickenfoot.openspiel  # noqa: E402  (registers the game)
 from chickenfoot import actions  # noqa: E402
 
 

@@ -8,11 +8,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, seed_test
 
-import chickenfoot as cf  # noqa: E402
-from chickenfoot import actions  # noqa: E402
-from chickenfoot.pettingzoo import env  # noqa: E402
+import chickenfoot as cf
+from chickenfoot import actions
+from chickenfoot.pettingzoo import env
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")  # PettingZoo nags about Dict observations
 

@@ -104,11 +104,11 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         self._rng = random.Random()
         self.game: GameState | None = None
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """Gets ``agent``'s observation space (the same object every call)."""
         return self._observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         """Gets ``agent``'s action space: one :class:`~gymnasium.spaces.Discrete` over every action."""
         return self._action_spaces[agent]
 
