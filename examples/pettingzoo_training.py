@@ -39,7 +39,9 @@ def main() -> None:
 
     game = env(preset="cross", players=2, rounds=1, reward="score")
     rng = np.random.default_rng(0)
-    size = game.observation_space("player_0")["observation"].shape[0]
+    shape = game.observation_space("player_0")["observation"].shape
+    assert shape is not None
+    size = shape[0]
     actions = int(game.action_space("player_0").n)
     weights = np.zeros((actions, size))  # one policy shared by every seat (relative observations)
     recent: list[float] = []
