@@ -126,7 +126,8 @@ def test_ismcts_and_mcts_bots_play_a_round() -> None:
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(1, rng)
     bots = {
-        0: ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=rng, allow_inconsistent_action_sets=True),
+        # Strict: an information state must fix the legal actions, in every resampled world too.
+        0: ismcts.ISMCTSBot(game, evaluator, 2.0, 20, random_state=rng),
         1: mcts.MCTSBot(game, 2.0, 20, evaluator, random_state=rng),
     }
     state = game.new_initial_state()

@@ -309,8 +309,18 @@ class ChanceGame:
         return winners(self.rules, self.totals, self.results)
 
     def information(self, player: PlayerIndex) -> str:
-        """Gets everything ``player`` has seen, in order: a perfect-recall information state."""
-        return " | ".join(text for seen_by, text in self.events if seen_by is None or seen_by == player)
+        """Gets everything ``player`` has seen, in order, then their hand: a perfect-recall information state.
+
+        The hand follows from the events, so adding it splits no information state; but in a
+        :meth:`resample` copy, where others' private events are masked, it keeps their
+        information states apart whenever their hands (and so their legal moves) differ.
+        """
+        seen = [text for seen_by, text in self.events if seen_by is None or seen_by == player]
+        hand = self.round.hands[player] if self.round is not None else tuple(self.hands[player])
+        seen.append(f"hand {' '.join(map(str, sorted(hand)))}")
+        if self.round is not None and self.round.drawn is not None and self.round.current_player == player:
+            seen.append(f"drawn {self.round.drawn}")
+        return " | ".join(seen)
 
     # -- resampling ------------------------------------------------------------------------------
 
