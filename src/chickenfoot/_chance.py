@@ -3,7 +3,7 @@
 The engine deals from a seed (DEAL-2). Search and learning frameworks want every random event
 as a node of the game tree instead, so this module plays the same rules with chance made
 explicit, and keeps to the engine for everything else (``legal_moves``/``apply`` on a
-:class:`RoundState` built with the public constructors):
+``RoundState`` built with the public constructors):
 
 * *trains* deal: one chance event picks the starter (DEAL-A1: seat ``s`` with the probability
   that the double's position in a shuffle of the set lands on ``s``), then one event per tile
@@ -126,7 +126,7 @@ class ChanceGame:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """Lists the next chance event's outcomes as ``(outcome, probability)``, outcomes ascending.
 
-        An outcome is a seat for the *trains* starter and a :attr:`Tile.index` otherwise.
+        An outcome is a seat for the *trains* starter and a ``Tile.index`` otherwise.
         """
         if self.round is None and self.rules.deal == "trains" and self.starter is None:
             size = self.rules.set_size
@@ -158,7 +158,7 @@ class ChanceGame:
             self.pool.remove(self.double)  # DEAL-A2: the double is set aside as the center
 
     def apply_chance(self, outcome: int) -> None:
-        """Applies chance's outcome (one of :meth:`chance_outcomes`)."""
+        """Applies chance's outcome (one of ``chance_outcomes()``)."""
         if self.round is None:
             self._deal_step(outcome)
             return
@@ -269,7 +269,7 @@ class ChanceGame:
     # -- views ---------------------------------------------------------------------------------
 
     def game_state(self) -> GameState:
-        """Gets the engine's :class:`GameState` for the round in play.
+        """Gets the engine's ``GameState`` for the round in play.
 
         While a deal is in progress the round shows the tiles dealt so far and the round's
         double as the center.
@@ -312,7 +312,7 @@ class ChanceGame:
         """Gets everything ``player`` has seen, in order, then their hand: a perfect-recall information state.
 
         The hand follows from the events, so adding it splits no information state; but in a
-        :meth:`resample` copy, where others' private events are masked, it keeps their
+        ``resample()`` copy, where others' private events are masked, it keeps their
         information states apart whenever their hands (and so their legal moves) differ.
         """
         seen = [text for seen_by, text in self.events if seen_by is None or seen_by == player]

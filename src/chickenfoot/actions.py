@@ -171,7 +171,7 @@ def decode(action: int, state: GameState | RoundState) -> Move:
 
     Raises :class:`~chickenfoot.InvalidMoveError` when the number is out of range or names a
     play onto a slot that does not exist in ``state``. The move is not checked for legality
-    (the tile may not be in the mover's hand); :func:`legal_actions` lists the legal ones.
+    (the tile may not be in the mover's hand); ``legal_actions()`` lists the legal ones.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)

@@ -10,7 +10,7 @@ players and ``R = max_pip + 1`` rounds, the blocks are, in order:
 ==================  =====  ==================================================================
 block               size   meaning
 ==================  =====  ==================================================================
-``hand``            S      1 for each tile in the player's hand (by :attr:`Tile.index`)
+``hand``            S      1 for each tile in the player's hand (by ``Tile.index``)
 ``drawn``           S      1 for the tile the player drew this turn and may or must play
 ``board``           S      1 for each tile on the board
 ``open_ends``       V      per value, how many non-pending open ends offer it
@@ -107,7 +107,7 @@ def _view(source: GameState | PlayerView, player: int | None) -> PlayerView:
 def write_observation(source: GameState | PlayerView, player: int | None, out: NDArray[np.float32]) -> None:
     """Writes a player's observation into ``out`` (zeroed first), without allocating.
 
-    ``source`` is a :class:`GameState` with the seat ``player``, or a :class:`PlayerView`
+    ``source`` is a ``GameState`` with the seat ``player``, or a ``PlayerView``
     (``player`` then ``None``): the vector is built from the view alone, so it cannot leak
     hidden tiles.
 
@@ -150,7 +150,7 @@ def write_observation(source: GameState | PlayerView, player: int | None, out: N
 def observation(source: GameState | PlayerView, player: int | None = None) -> NDArray[np.float32]:
     """Gets a player's observation as a new ``float32`` vector (layout above).
 
-    ``source`` is a :class:`GameState` with the seat ``player``, or a :class:`PlayerView`.
+    ``source`` is a ``GameState`` with the seat ``player``, or a ``PlayerView``.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=1)

@@ -6,7 +6,7 @@ Parameters (all optional):
 =============  ==========  ===============================================================
 parameter      default     meaning
 =============  ==========  ===============================================================
-``preset``     ``trains``  ``"trains"`` or ``"cross"`` (:meth:`Rules.trains`, :meth:`Rules.cross`)
+``preset``     ``trains``  ``"trains"`` or ``"cross"`` (``Rules.trains()``, ``Rules.cross()``)
 ``players``    4           number of players
 ``max_pip``    9           the set: 6, 9, 12, 15 or 18 (SET-1)
 ``rounds``     0           rounds to play; 0 plays them all, one per double (ROUND-1)
@@ -14,11 +14,11 @@ parameter      default     meaning
                            the mean total minus one's own total, in points
 =============  ==========  ===============================================================
 
-Actions are :mod:`chickenfoot.actions`; chance events (the deal, each draw) are explicit as in
-:mod:`chickenfoot._chance`, with a tile's :attr:`~chickenfoot.Tile.index` (or the starter's seat)
-as the outcome. Observation tensors are :mod:`chickenfoot.observation`; the information-state
+Actions are ``chickenfoot.actions``; chance events (the deal, each draw) are explicit as in
+``chickenfoot._chance``, with a tile's ``chickenfoot.Tile.index`` (or the starter's seat)
+as the outcome. Observation tensors are ``chickenfoot.observation``; the information-state
 tensor appends who played each board tile and each seat's draws and passes this round.
-:meth:`ChickenfootState.resample_from_infostate` deals the unseen tiles again, which is what
+``ChickenfootState.resample_from_infostate()`` deals the unseen tiles again, which is what
 OpenSpiel's ISMCTS bot needs.
 
 >>> import pyspiel
@@ -77,7 +77,7 @@ _GAME_TYPE = pyspiel.GameType(
 
 
 def rules_for(params: dict[str, Any]) -> Rules:
-    """Builds the :class:`Rules` that game parameters describe.
+    """Builds the ``Rules`` that game parameters describe.
 
     >>> rules_for({"preset": "cross", "max_pip": 12}).deal
     'cross'
@@ -259,7 +259,7 @@ class ChickenfootObserver:
             start += size
 
     def set_from(self, state: ChickenfootState, player: int) -> None:
-        """Writes ``player``'s view of ``state`` into :attr:`tensor`."""
+        """Writes ``player``'s view of ``state`` into ``tensor``."""
         core = state.core
         write_observation(core.view(player), None, self.tensor[: self.base])
         if not self.perfect_recall:

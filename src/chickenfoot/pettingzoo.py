@@ -1,9 +1,9 @@
 """Chicken Foot as a PettingZoo AEC environment with action masks.
 
 Install with ``pip install chickenfoot[pettingzoo]``. Agents are ``"player_0"`` … in seat order.
-Each agent observes a dict: ``"observation"``, the :mod:`chickenfoot.observation` vector (its own
+Each agent observes a dict: ``"observation"``, the ``chickenfoot.observation`` vector (its own
 view, relative seats), and ``"action_mask"``, an ``int8`` flag per action of
-:mod:`chickenfoot.actions` (all 0 unless it is that agent's turn). The agent to move may act
+``chickenfoot.actions`` (all 0 unless it is that agent's turn). The agent to move may act
 twice in a row: a draw does not end the turn (DRAW-1).
 
 Rewards: ``reward="win"`` (default) pays at the end only: 1 to a sole winner, ties share, and
@@ -53,7 +53,7 @@ def _bounds(rules: Rules, players: int, rounds: int) -> np.ndarray[Any, np.dtype
 
 
 class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc, unused-ignore]
-    """The environment; see the module doc. Build it with :func:`env` for PettingZoo's wrappers."""
+    """The environment; see the module doc. Build it with ``env()`` for PettingZoo's wrappers."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": ["human", "ansi"],
@@ -109,7 +109,7 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         return self._observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """Gets ``agent``'s action space: one :class:`~gymnasium.spaces.Discrete` over every action."""
+        """Gets ``agent``'s action space: one ``gymnasium.spaces.Discrete`` over every action."""
         return self._action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -198,14 +198,14 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
 
 
 def raw_env(**kwargs: Any) -> ChickenfootEnv:
-    """Builds the environment without wrappers (see :class:`ChickenfootEnv` for the options)."""
+    """Builds the environment without wrappers (see ``ChickenfootEnv`` for the options)."""
     return ChickenfootEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> ChickenfootEnv:
-    """Builds the environment (see :class:`ChickenfootEnv` for the options).
+    """Builds the environment (see ``ChickenfootEnv`` for the options).
 
-    It comes unwrapped, so its attributes (like :attr:`ChickenfootEnv.game`) stay typed; it
+    It comes unwrapped, so its attributes (like ``ChickenfootEnv.game``) stay typed; it
     already refuses illegal actions, and PettingZoo's wrappers can be added on top.
     """
     return ChickenfootEnv(**kwargs)
