@@ -91,18 +91,48 @@ def test_each_draw_is_a_chance_node_over_the_yard() -> None:
     pytest.fail("no draw in 40 games")
 
 
-def test_resampling_keeps_the_information_state() -> None:
-    game = load(preset="trains", players=3, rounds=1)
-    state = play_to(game.new_initial_state(), 25, seed=5)
+@pytest.mark.parametrize("preset", ["trains", "cross"])
+@pytest.mark.parametrize("seed", range(4))
+def test_resampling_keeps_the_information_state(preset: str, seed: int) -> None:
+    game = load(preset=preset, players=3, rounds=2)
+    state = play_to(game.new_initial_state(), 15 + 20 * seed, seed=seed)
+    if state.is_terminal():
+        return
     player = state.current_player()
     sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
     seen = state.information_state_string(player)
-    for _ in range(5):
+    for _ in range(3):
         sample = state.resample_from_infostate(player, sampler)
         assert sample.information_state_string(player) == seen
+        assert sample.information_state_tensor(player) == state.information_state_tensor(player)
         assert sample.observation_tensor(player) == state.observation_tensor(player)
         assert sample.legal_actions() == state.legal_actions()
         assert hidden(sample, player) == hidden(state, player)
+        for other in range(3):  # every hand keeps its size
+            assert len(sample.core.round.hands[other]) == len(state.core.round.hands[other])
+
+
+def test_cross_setup_draws_until_the_double_turns_up() -> None:
+    # DEAL-B2, B3: deal and draw the lowest tiles first, so 9-9 (the highest) comes last of 55.
+    state = load(preset="cross", players=2, rounds=1).new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    # 14 dealt, then 41 setup draws by seats 0, 1, 0, ...: the 41st (seat 0) is the double.
+    round_ = state.core.round
+    assert round_.board.center == cf.Tile(9, 9)
+    assert [len(hand) for hand in round_.hands] == [7 + 20, 7 + 20]
+    assert round_.yard == ()
+    assert state.current_player() == 1
+
+
+def test_trains_starter_moves_first() -> None:
+    state = load(preset="trains", players=4, rounds=1).new_initial_state()
+    state.apply_action(2)  # DEAL-A1: seat 2 finds the double
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[-1][0])
+    assert state.current_player() == 2  # DEAL-A4
+    assert [len(hand) for hand in state.core.round.hands] == [11] * 4  # DEAL-A3
+    assert len(state.core.round.yard) == 55 - 1 - 44
 
 
 def hidden(state: object, player: int) -> list[cf.Tile]:
