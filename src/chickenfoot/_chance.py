@@ -327,8 +327,10 @@ class ChanceGame:
     def resample(self, player: PlayerIndex, rng: random.Random) -> ChanceGame:
         """Returns a copy where the tiles ``player`` cannot see are dealt again at random.
 
-        Others' hands keep their sizes. Others' private events are masked in the copy, since
-        they no longer match their new tiles.
+        In play, ``determinize`` samples others' hands and the yard, honouring what the public
+        history proves (a player who drew held nothing playable, and so on); during a deal, the
+        undealt tiles and others' partial hands are shuffled. Hand sizes are kept. Others'
+        private events are masked in the copy, since they no longer match their new tiles.
         """
         copy = self.copy()
         copy.events = [(seen_by, text if seen_by in (None, player) else "?") for seen_by, text in self.events]

@@ -18,8 +18,8 @@ Actions are ``chickenfoot.actions``; chance events (the deal, each draw) are exp
 ``chickenfoot._chance``, with a tile's ``chickenfoot.Tile.index`` (or the starter's seat)
 as the outcome. Observation tensors are ``chickenfoot.observation``; the information-state
 tensor appends who played each board tile and each seat's draws and passes this round.
-``ChickenfootState.resample_from_infostate()`` deals the unseen tiles again, which is what
-OpenSpiel's ISMCTS bot needs.
+``ChickenfootState.resample_from_infostate()`` samples the unseen tiles again through
+``chickenfoot.determinize``, which is what OpenSpiel's (Python) ISMCTS bot needs.
 
 >>> import pyspiel
 >>> import chickenfoot.openspiel
@@ -213,9 +213,10 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
         return [scale * ((1 / len(won) if seat in won else 0.0) - 1 / players) for seat in range(players)]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ChickenfootState:
-        """Returns a state ``player_id`` cannot tell from this one, with the unseen tiles dealt again.
+        """Returns a state ``player_id`` cannot tell from this one, with the unseen tiles sampled again.
 
-        Used by OpenSpiel's ISMCTS bot. The copy keeps this state's action history.
+        Used by OpenSpiel's ISMCTS bot; ``probability_sampler`` seeds the sample. The copy keeps
+        this state's ``history()`` (the true actions); its hands and yard are the sample's.
         """
         rng = random.Random(int(probability_sampler() * 2**53))
         state: ChickenfootState = self.clone()
