@@ -101,3 +101,17 @@ def test_a_whole_game_plays_through_actions_alone() -> None:
         game = cf.apply(game, actions.decode(rng.choice(actions.legal_actions(game)), game))
     assert actions.legal_actions(game) == []
     assert play_randomly(game, 1, rng) is game
+
+
+@given(games(ALL_RULES))
+def test_views_encode_like_states(game: cf.GameState) -> None:
+    if game.is_over:
+        return
+    mover = game.round.current_player
+    view = cf.observe(game, mover)
+    assert actions.legal_actions(view) == actions.legal_actions(game)
+    assert actions.action_mask(view) == actions.action_mask(game)
+    other = cf.observe(game, (mover + 1) % game.players)
+    assert actions.legal_actions(other) == []  # not their turn
+    for move in cf.legal_moves(game):
+        assert actions.decode(actions.encode(move, other), view) == move

@@ -51,6 +51,7 @@ from ._moves import DRAW, PASS, Draw, Move, NodeIndex, Pass, Play
 from ._rules import Rules
 from ._state import GameState, RoundState
 from ._tiles import Pip, Tile
+from ._views import PlayerView
 
 __all__ = [
     "action_count",
@@ -112,12 +113,12 @@ def play_action(rules: Rules, matched: Pip, other: Pip, slot: int) -> int:
     return (matched * values + other) * (values - 1) + slot
 
 
-def _round(state: GameState | RoundState) -> RoundState:
+def _board(state: GameState | RoundState | PlayerView) -> Board:
     if type(state) is GameState:
-        return state.round
-    if type(state) is RoundState:
-        return state
-    raise TypeError(f"expected a GameState or RoundState, got {type(state).__name__}")
+        return state.round.board
+    if type(state) is RoundState or type(state) is PlayerView:
+        return state.board
+    raise TypeError(f"expected a GameState, RoundState or PlayerView, got {type(state).__name__}")
 
 
 def _accepting(board: Board, value: Pip) -> tuple[NodeIndex, ...]:
@@ -127,7 +128,7 @@ def _accepting(board: Board, value: Pip) -> tuple[NodeIndex, ...]:
     return tuple(sorted(board.ends_by_value[value]))
 
 
-def encode(move: Move, state: GameState | RoundState) -> int:
+def encode(move: Move, state: GameState | RoundState | PlayerView) -> int:
     """Encodes ``move`` as an action number; a play needs ``state`` to name its target node.
 
     Raises :class:`~chickenfoot.InvalidMoveError` for a play onto a node that does not take
@@ -145,7 +146,7 @@ def encode(move: Move, state: GameState | RoundState) -> int:
         return pass_action(rules)
     if type(move) is not Play:
         raise InvalidMoveError(f"{move!r} is not a move: use Play, Draw or Pass")
-    board = _round(state).board
+    board = _board(state)
     tile, onto = move.tile, move.onto
     if not 0 <= onto < len(board.nodes):
         raise InvalidMoveError(f"cannot encode {move}: there is no node {onto}")
@@ -166,7 +167,7 @@ def _check_action(action: object, count: int) -> int:
     return number
 
 
-def decode(action: int, state: GameState | RoundState) -> Move:
+def decode(action: int, state: GameState | RoundState | PlayerView) -> Move:
     """Decodes an action number into the move it names in ``state``.
 
     Raises :class:`~chickenfoot.InvalidMoveError` when the number is out of range or names a
@@ -188,7 +189,7 @@ def decode(action: int, state: GameState | RoundState) -> Move:
     values = _values(rules)
     pair, slot = divmod(action, values - 1)
     matched, other = divmod(pair, values)
-    accepting = _accepting(_round(state).board, matched)
+    accepting = _accepting(_board(state), matched)
     if slot >= len(accepting):
         raise InvalidMoveError(
             f"action {action} plays {Tile(matched, other)} onto open end {slot} offering {matched}, "
@@ -216,8 +217,11 @@ def describe(action: int, rules: Rules) -> str:
     return f"{Tile(matched, other)} on a {matched} (slot {slot})"
 
 
-def legal_actions(state: GameState | RoundState) -> list[int]:
+def legal_actions(state: GameState | RoundState | PlayerView) -> list[int]:
     """Lists the actions of the legal moves, in increasing order (empty once play is over).
+
+    A :class:`~chickenfoot.PlayerView` lists them only on its owner's turn, as its
+    ``legal_moves`` do.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
@@ -225,10 +229,11 @@ def legal_actions(state: GameState | RoundState) -> list[int]:
     ...     cf.legal_moves(game), key=lambda move: encode(move, game))
     True
     """
-    return sorted(encode(move, state) for move in legal_moves(state))
+    moves = state.legal_moves if type(state) is PlayerView else legal_moves(state)  # type: ignore[arg-type]
+    return sorted(encode(move, state) for move in moves)
 
 
-def action_mask(state: GameState | RoundState) -> list[bool]:
+def action_mask(state: GameState | RoundState | PlayerView) -> list[bool]:
     """Gets one flag per action, true for the legal ones.
 
     >>> import chickenfoot as cf
