@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import runpy
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -188,3 +191,10 @@ def test_bad_parameters_are_refused_clearly() -> None:
         load(rounds=11)
     with pytest.raises(Exception, match="need 57 tiles"):
         load(preset="cross", players=8)
+
+
+def test_search_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = Path(__file__).resolve().parents[1] / "examples" / "openspiel_search.py"
+    monkeypatch.setattr(sys, "argv", [str(path), "--simulations", "5"])
+    runpy.run_path(str(path), run_name="__main__")
+    assert "returns:" in capsys.readouterr().out

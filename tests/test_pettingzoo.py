@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import functools
+import runpy
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -87,3 +90,24 @@ def test_bad_options_are_refused() -> None:
         env(reward="money")
     with pytest.raises(cf.RulesError, match="need 57 tiles"):
         env(preset="cross", players=8)
+
+
+def test_ansi_render_draws_the_layout() -> None:
+    game = env(players=2, render_mode="ansi")
+    game.reset(seed=3)
+    text = game.render()
+    assert text is not None
+    assert text.startswith("round 0 | hands player_0:21 player_1:21 | yard 12")  # DEAL-A3, YARD: 55 - 1 - 42
+    assert "#0 9-9 center, 0/2 arms" in text
+
+
+@pytest.mark.parametrize(
+    ("script", "arguments"), [("pettingzoo_random.py", []), ("pettingzoo_training.py", ["--episodes", "10"])]
+)
+def test_examples_run(
+    script: str, arguments: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = Path(__file__).resolve().parents[1] / "examples" / script
+    monkeypatch.setattr(sys, "argv", [str(path), *arguments])
+    runpy.run_path(str(path), run_name="__main__")
+    assert capsys.readouterr().out
