@@ -98,7 +98,7 @@ def _round_bound(rules: Rules, players: int) -> int:
     passes in a row without a draw between plays (END-2 ends the round before a full circle).
     """
     tiles = rules.set_size
-    return tiles + 2 * tiles + (players - 1) * tiles
+    return (players + 2) * tiles  # (S - 1) + S + S + (players - 1) * S, rounded up
 
 
 class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
