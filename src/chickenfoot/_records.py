@@ -312,6 +312,12 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
         raise fields["totals"].fail(f"totals and every round's scores need one number per player ({players})")
     if len(results) > rules.rounds or (len(results) == rules.rounds) != bool(winners):
         raise fields["results"].fail("a game has winners exactly when every round has a result")
+    if round_index != min(len(results), rules.rounds - 1):
+        raise fields["round_index"].fail(f"round {round_index} cannot be in play after {len(results)} finished rounds")
+    for number, finished in enumerate(results):
+        final = finished.final
+        if not final.is_over or finished.double != final.double or finished.went_out != final.went_out:
+            raise fields["results"].fail(f"result {number} disagrees with its final state (over, double, went_out)")
     return GameState(
         rules=rules,
         players=players,
