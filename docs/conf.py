@@ -79,6 +79,7 @@ chickenfoot_placed_pages = [
     "variants",
     "bots",
     "records",
+    "cli",
     "interop",
     "openspiel",
     "pettingzoo",
