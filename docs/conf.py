@@ -77,6 +77,7 @@ chickenfoot_placed_pages = [
     "quickstart",
     "rules",
     "variants",
+    "writing-a-bot",
     "bots",
     "records",
     "cli",

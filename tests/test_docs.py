@@ -40,7 +40,7 @@ def test_page_snippets_run(page: Path) -> None:
 
 
 def test_the_cookbook_and_quickstart_have_snippets() -> None:
-    assert {"quickstart.md", "variants.md", "bots.md", "records.md"} <= {page.name for page in PAGES}
+    assert {"quickstart.md", "variants.md", "writing-a-bot.md", "records.md"} <= {page.name for page in PAGES}
 
 
 # -- the vendored specification -------------------------------------------------------------
