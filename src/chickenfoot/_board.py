@@ -10,8 +10,11 @@ The board never rescans itself. Two facts keep that cheap:
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
+from ._build import builder, new
 from ._moves import NodeIndex
 from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile
 
@@ -20,7 +23,7 @@ __all__ = ["Board", "Node", "FOOT_TOES"]
 FOOT_TOES = 3  # FOOT-1
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
 class Node:
     """A placed tile.
 
@@ -36,7 +39,7 @@ class Node:
     """The value the node offers: a double's own value, else the half not matched to its parent."""
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
 class Board:
     """The layout of a round: the placed tiles, the open ends by value, and the pending node.
 
@@ -122,16 +125,18 @@ class Board:
         index = len(nodes)
         ends = list(self.ends_by_value)
         mask = self.ends_mask
-        if self.pending is not None:
+        pending = self.pending
+        if pending is not None:
             missing = self.missing - 1
-            pending: NodeIndex | None = self.pending if missing else None
+            if not missing:
+                pending = None
         else:
             # PLAY-2: a non-pending end takes one tile, so it closes.
-            remaining = tuple(i for i in ends[matched] if i != onto)
+            remaining = tuple([i for i in ends[matched] if i != onto])
             ends[matched] = remaining
             if not remaining:
                 mask &= ~(1 << matched)
-            missing, pending = 0, None
+            missing = 0
         if tile.high == tile.low:
             exposed = matched
             pending, missing = index, FOOT_TOES  # FOOT-1: laid crosswise, takes three toes
@@ -139,10 +144,23 @@ class Board:
             exposed = tile.low if tile.high == matched else tile.high
             ends[exposed] = (*ends[exposed], index)
             mask |= 1 << exposed
-        return Board(
-            nodes=(*nodes, Node(tile, onto, exposed)),
-            ends_by_value=tuple(ends),
-            ends_mask=mask,
-            pending=pending,
-            missing=missing,
-        )
+        # Nodes are values, so equal ones are shared between boards (and the playouts that keep them).
+        key = (onto << 16) | (tile.index << 5) | exposed
+        node = _NODES.get(key)
+        if node is None:
+            node = _NODES[key] = Node(tile, onto, exposed)
+        if _BoardBuilder is None:  # pragma: no cover - see _build
+            return Board((*nodes, node), tuple(ends), mask, pending, missing)
+        built = new(_BoardBuilder)
+        built.nodes = (*nodes, node)
+        built.ends_by_value = tuple(ends)
+        built.ends_mask = mask
+        built.pending = pending
+        built.missing = missing
+        built.__class__ = Board
+        board: Board = built
+        return board
+
+
+_NODES: dict[int, Node] = {}
+_BoardBuilder: Any = builder(Board)
