@@ -12,6 +12,7 @@ from ._board import Board
 from ._deal import deal_round
 from ._errors import IllegalMoveError
 from ._moves import DRAW, PASS, Draw, Move, Pass, Play
+from ._rules import Rules
 from ._scoring import round_scores, winners
 from ._state import GameState, RoundResult, RoundState, make_game, make_round, set_held, set_legal
 from ._tiles import MAX_SUPPORTED_PIP, Tile, full_set
@@ -24,7 +25,7 @@ State = TypeVar("State", GameState, RoundState)
 _PLAYS: dict[int, Play] = {}
 
 
-def new_game(rules: object, players: int, seed: int = 0) -> GameState:
+def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
     """Starts a game: checks the configuration (DEAL-1) and deals the first round.
 
     >>> import chickenfoot as cf
@@ -32,8 +33,6 @@ def new_game(rules: object, players: int, seed: int = 0) -> GameState:
     >>> game.round_index, game.totals, str(game.round.board.center)
     (0, (0, 0, 0, 0), '9-9')
     """
-    from ._rules import Rules
-
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r}")
     if type(seed) is not int:
