@@ -132,17 +132,20 @@ class Board:
                 pending = None
         else:
             # PLAY-2: a non-pending end takes one tile, so it closes.
-            remaining = tuple([i for i in ends[matched] if i != onto])
-            ends[matched] = remaining
-            if not remaining:
+            offering = ends[matched]
+            if len(offering) == 1:
+                ends[matched] = ()
                 mask &= ~(1 << matched)
+            else:
+                at = offering.index(onto)
+                ends[matched] = offering[:at] + offering[at + 1 :]
             missing = 0
         if tile.high == tile.low:
             exposed = matched
             pending, missing = index, FOOT_TOES  # FOOT-1: laid crosswise, takes three toes
         else:
             exposed = tile.low if tile.high == matched else tile.high
-            ends[exposed] = (*ends[exposed], index)
+            ends[exposed] += (index,)
             mask |= 1 << exposed
         # Nodes are values, so equal ones are shared between boards (and the playouts that keep them).
         key = (onto << 16) | (tile.index << 5) | exposed
