@@ -133,12 +133,13 @@ class Board:
         else:
             # PLAY-2: a non-pending end takes one tile, so it closes.
             offering = ends[matched]
-            if len(offering) == 1:
-                ends[matched] = ()
-                mask &= ~(1 << matched)
-            else:
-                at = offering.index(onto)
-                ends[matched] = offering[:at] + offering[at + 1 :]
+            if onto in offering:
+                if len(offering) == 1:
+                    ends[matched] = ()
+                    mask &= ~(1 << matched)
+                else:
+                    at = offering.index(onto)
+                    ends[matched] = offering[:at] + offering[at + 1 :]
             missing = 0
         if tile.high == tile.low:
             exposed = matched
