@@ -10,6 +10,8 @@ The board never rescans itself. Two facts keep that cheap:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import chain
 from typing import Any
 
 import attrs
@@ -21,6 +23,18 @@ from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile
 __all__ = ["Board", "Node", "FOOT_TOES"]
 
 FOOT_TOES = 3  # FOOT-1
+
+# The nodes are kept in fixed chunks of 16 (node i is chunks[i >> 4][i & 15]): placing a tile
+# copies one chunk and the short spine of chunks, not every node, so a board kept alive costs
+# memory for what the move changed. Chunking by index is canonical, so equal node sequences
+# have equal chunks and comparing chunks compares nodes.
+_SHIFT = 4
+_CHUNK = 1 << _SHIFT
+_LOW = _CHUNK - 1
+
+
+def _chunked(nodes: tuple[Node, ...]) -> tuple[tuple[Node, ...], ...]:
+    return tuple(nodes[i : i + _CHUNK] for i in range(0, len(nodes), _CHUNK))
 
 
 @attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
@@ -39,9 +53,12 @@ class Node:
     """The value the node offers: a double's own value, else the half not matched to its parent."""
 
 
-@attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
+@attrs.frozen(weakref_slot=False, init=False, repr=False)  # no weakref slot: see _build
 class Board:
     """The layout of a round: the placed tiles, the open ends by value, and the pending node.
+
+    Construct one with :meth:`start` and :meth:`place` (or ``Board(nodes, ends_by_value,
+    ends_mask, pending, missing)``).
 
     >>> board = Board.start(Tile(9, 9), arms=4)
     >>> board.pending, board.pending_value, board.open_ends
@@ -51,8 +68,8 @@ class Board:
     (['9-9', '9-5'], 3)
     """
 
-    nodes: tuple[Node, ...]
-    """Every placed tile; node 0 is the center, the rest in the order they were placed."""
+    _chunks: tuple[tuple[Node, ...], ...]
+    # The nodes, in chunks; read :attr:`nodes`.
     ends_by_value: tuple[tuple[NodeIndex, ...], ...]
     """For each pip value, the non-pending open ends offering it (each has room for one tile)."""
     ends_mask: int
@@ -61,6 +78,60 @@ class Board:
     """The node every play must go onto (OPEN-2, FOOT-2), or ``None``."""
     missing: int
     """How many more tiles the pending node needs (0 when nothing is pending)."""
+    _size: int = attrs.field(eq=False)
+    _nodes: tuple[Node, ...] | None = attrs.field(eq=False)
+    # len(nodes), and the nodes tuple once someone asked for it.
+
+    def __init__(
+        self,
+        nodes: Iterable[Node],
+        ends_by_value: tuple[tuple[NodeIndex, ...], ...],
+        ends_mask: int,
+        pending: NodeIndex | None,
+        missing: int,
+    ) -> None:
+        """Builds a board from its parts (no checks: :meth:`start` and :meth:`place` keep them consistent)."""
+        nodes = tuple(nodes)
+        setattr_ = object.__setattr__
+        setattr_(self, "_chunks", _chunked(nodes))
+        setattr_(self, "ends_by_value", ends_by_value)
+        setattr_(self, "ends_mask", ends_mask)
+        setattr_(self, "pending", pending)
+        setattr_(self, "missing", missing)
+        setattr_(self, "_size", len(nodes))
+        setattr_(self, "_nodes", nodes)
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """Gets every placed tile; node 0 is the center, the rest in the order they were placed."""
+        nodes = self._nodes
+        if nodes is None:
+            nodes = tuple(chain.from_iterable(self._chunks))
+            object.__setattr__(self, "_nodes", nodes)
+        return nodes
+
+    def node(self, index: NodeIndex) -> Node:
+        """Gets node ``index`` (like ``nodes[index]``, without building the tuple).
+
+        >>> Board.start(Tile(9, 9), arms=4).node(0)
+        Node(tile=Tile(9, 9), parent=None, exposed=9)
+        """
+        if not 0 <= index < self._size:
+            if -self._size <= index < 0:
+                index += self._size
+            else:
+                raise IndexError(f"there is no node {index}: the board has nodes 0 to {self._size - 1}")
+        return self._chunks[index >> _SHIFT][index & _LOW]
+
+    def __len__(self) -> int:
+        """Counts the placed tiles, ``len(board.nodes)``."""
+        return self._size
+
+    def __repr__(self) -> str:
+        return (
+            f"Board(nodes={self.nodes!r}, ends_by_value={self.ends_by_value!r}, ends_mask={self.ends_mask!r}, "
+            f"pending={self.pending!r}, missing={self.missing!r})"
+        )
 
     @classmethod
     def start(cls, center: Tile, arms: int) -> Board:
@@ -77,12 +148,12 @@ class Board:
     @property
     def center(self) -> Tile:
         """Gets the round's starting double."""
-        return self.nodes[0].tile
+        return self._chunks[0][0].tile
 
     @property
     def pending_value(self) -> Pip | None:
         """Gets the value every play must carry while a node is pending, else ``None``."""
-        return None if self.pending is None else self.nodes[self.pending].exposed
+        return None if self.pending is None else self.node(self.pending).exposed
 
     @property
     def open_ends(self) -> tuple[NodeIndex, ...]:
@@ -95,20 +166,20 @@ class Board:
     def playable_mask(self) -> int:
         """Gets a bit per pip value a tile must carry to be playable now."""
         if self.pending is not None:
-            return 1 << self.nodes[self.pending].exposed
+            return 1 << self.node(self.pending).exposed
         return self.ends_mask
 
     def accepts(self, value: Pip, onto: NodeIndex) -> bool:
         """Tells whether a tile carrying ``value`` may be matched against node ``onto`` now."""
         if self.pending is not None:
-            return onto == self.pending and self.nodes[onto].exposed == value
+            return onto == self.pending and self.node(onto).exposed == value
         return onto in self.ends_by_value[value]
 
     def capacity(self, index: NodeIndex, arms: int) -> int:
         """Gets how many tiles node ``index`` takes in all: center ``arms``, doubles 3, others 1."""
         if index == 0:
             return arms
-        return FOOT_TOES if self.nodes[index].tile.is_double else 1
+        return FOOT_TOES if self.node(index).tile.is_double else 1
 
     def children(self, index: NodeIndex) -> tuple[NodeIndex, ...]:
         """Gets the nodes attached to node ``index``, in the order they were placed (scans)."""
@@ -120,9 +191,11 @@ class Board:
         A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
         node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
         """
-        nodes = self.nodes
-        matched = nodes[onto].exposed
-        index = len(nodes)
+        chunks = self._chunks
+        index = self._size
+        if not 0 <= onto < index:
+            raise IndexError(f"there is no node {onto}: the board has nodes 0 to {index - 1}")
+        matched = chunks[onto >> _SHIFT][onto & _LOW].exposed
         ends = list(self.ends_by_value)
         mask = self.ends_mask
         pending = self.pending
@@ -153,14 +226,22 @@ class Board:
         node = _NODES.get(key)
         if node is None:
             node = _NODES[key] = Node(tile, onto, exposed)
+        chunks = (*chunks[:-1], (*chunks[-1], node)) if index & _LOW else (*chunks, (node,))
         if _BoardBuilder is None:  # pragma: no cover - see _build
-            return Board((*nodes, node), tuple(ends), mask, pending, missing)
+            fields: dict[str, object] = {"_chunks": chunks, "ends_by_value": tuple(ends), "ends_mask": mask}
+            fields.update(pending=pending, missing=missing, _size=index + 1, _nodes=None)
+            made: Board = new(Board)
+            for name, value in fields.items():
+                object.__setattr__(made, name, value)
+            return made
         built = new(_BoardBuilder)
-        built.nodes = (*nodes, node)
+        built._chunks = chunks
         built.ends_by_value = tuple(ends)
         built.ends_mask = mask
         built.pending = pending
         built.missing = missing
+        built._size = index + 1
+        built._nodes = None
         built.__class__ = Board
         board: Board = built
         return board

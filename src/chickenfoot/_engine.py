@@ -61,7 +61,7 @@ def _plays_of(tile: Tile, board: Board) -> list[Play]:
     table = _PLAYS
     pending = board.pending
     if pending is not None:
-        if tile.mask >> board.nodes[pending].exposed & 1:
+        if tile.mask >> board._chunks[pending >> 4][pending & 15].exposed & 1:  # board.node(pending), inlined
             return [table[pending << 8 | tile.index]]
         return []
     ends = board.ends_by_value
@@ -72,43 +72,39 @@ def _plays_of(tile: Tile, board: Board) -> list[Play]:
     return plays
 
 
-def _all_plays(hand: tuple[Tile, ...], board: Board) -> list[Play]:
-    table = _PLAYS
-    pending = board.pending
-    plays: list[Play] = []
-    if pending is not None:  # OPEN-2, FOOT-2: only the pending node takes tiles
-        exposed = board.nodes[pending].exposed
-        base = pending << 8
-        for tile in hand:
-            if tile.mask >> exposed & 1:
-                plays.append(table[base | tile.index])
-        return plays
-    mask = board.ends_mask
-    ends = board.ends_by_value
-    for tile in hand:
-        if tile.mask & mask:  # PLAY-1: carries a value some open end offers
-            index = tile.index
-            for onto in ends[tile.high]:
-                plays.append(table[onto << 8 | index])
-            if tile.low != tile.high:
-                for onto in ends[tile.low]:
-                    plays.append(table[onto << 8 | index])
-    return plays
-
-
 def _generate(state: RoundState) -> tuple[Move, ...]:
     if state.is_over:
         return ()
+    board = state.board
     drawn = state.drawn
     if drawn is not None:
-        plays = _plays_of(drawn, state.board)
+        plays = _plays_of(drawn, board)
         if plays:
             # DRAW-2: must play it; DRAW-3: may play it or pass.
             return tuple(plays) if state.rules.drawn_tile == "must_play" else (*plays, PASS)
         if state.rules.draw_until_playable and len(state.yard) > state.reserve:
             return (DRAW,)  # variant of DRAW-1: keep drawing
         return (PASS,)  # DRAW-2: the drawn tile cannot be played
-    plays = _all_plays(state.hands[state.current_player], state.board)
+    table = _PLAYS
+    pending = board.pending
+    plays = []
+    if pending is not None:  # OPEN-2, FOOT-2: only the pending node takes tiles
+        exposed = board._chunks[pending >> 4][pending & 15].exposed
+        base = pending << 8
+        for tile in state.hands[state.current_player]:
+            if tile.mask >> exposed & 1:
+                plays.append(table[base | tile.index])
+    else:
+        mask = board.ends_mask
+        ends = board.ends_by_value
+        for tile in state.hands[state.current_player]:
+            if tile.mask & mask:  # PLAY-1: carries a value some open end offers
+                index = tile.index
+                for onto in ends[tile.high]:
+                    plays.append(table[onto << 8 | index])
+                if tile.low != tile.high:
+                    for onto in ends[tile.low]:
+                        plays.append(table[onto << 8 | index])
     if plays:
         return tuple(plays)  # DRAW-4: no draw while a play exists
     return (DRAW,) if len(state.yard) > state.reserve else (PASS,)  # DRAW-1, YARD-2
@@ -135,7 +131,12 @@ def legal_moves(state: GameState | RoundState) -> tuple[Move, ...]:
         game: GameState = state  # type: ignore[assignment]
         if len(game.results) == game.rules.max_pip + 1:  # GameState.is_over, inlined
             return ()
-        return _round_moves(game.round)
+        state = game.round
+        legal = state._legal
+        if legal is None:
+            legal = _generate(state)
+            set_legal(state, legal)
+        return legal
     if kind is RoundState:
         return _round_moves(state)  # type: ignore[arg-type]
     raise TypeError(f"legal_moves takes a GameState or RoundState, got {kind.__name__}")
@@ -147,7 +148,7 @@ def legal_moves(state: GameState | RoundState) -> tuple[Move, ...]:
 def _pending_reason(state: RoundState) -> str:
     board = state.board
     assert board.pending is not None
-    node = board.nodes[board.pending]
+    node = board.node(board.pending)
     if board.pending == 0:
         what = f"the center {node.tile} still needs {board.missing} arm{'s' * (board.missing > 1)}"
     else:
@@ -168,15 +169,15 @@ def _check_play(state: RoundState, move: Play) -> None:
     if tile not in state.hands[player]:
         raise IllegalMoveError(f"player {player} does not hold {tile}")
     board = state.board
-    if not 0 <= onto < len(board.nodes):
-        raise IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board.nodes) - 1}")
+    if not 0 <= onto < len(board):
+        raise IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board) - 1}")
     if board.pending is not None and onto != board.pending:
         raise IllegalMoveError(_pending_reason(state))
-    offered = board.nodes[onto].exposed
+    offered = board.node(onto).exposed
     if not tile.mask >> offered & 1:
         raise IllegalMoveError(f"{tile} does not match node {onto}, which offers a {offered}")
     if not board.accepts(offered, onto):
-        raise IllegalMoveError(f"node {onto} ({board.nodes[onto].tile}) takes no more tiles: play onto an open end")
+        raise IllegalMoveError(f"node {onto} ({board.node(onto).tile}) takes no more tiles: play onto an open end")
     raise IllegalMoveError(f"{move} is not a legal move now")  # pragma: no cover - the checks above are complete
 
 
@@ -203,7 +204,7 @@ def _held(state: RoundState) -> tuple[int, int]:
 
 def _foot_unfillable(state: RoundState, board: Board, counts: int) -> bool:
     """Variant of END-2: the new chicken foot needs more toes than there are tiles left to fill it."""
-    value = board.nodes[-1].exposed
+    value = board.node(len(board) - 1).exposed
     bit = 1 << value
     drawable = state.yard[: len(state.yard) - state.reserve]
     available = (counts >> 8 * value & 255) + sum(1 for tile in drawable if tile.mask & bit)
@@ -239,7 +240,7 @@ def _apply_play(state: RoundState, move: Play) -> RoundState:
     over = (
         state.rules.unfillable_foot_ends_round
         and tile.high == tile.low
-        and board.pending == len(board.nodes) - 1
+        and board.pending == len(board) - 1
         and _foot_unfillable(state, board, counts)
     ) or _blocked(state.yard, state.reserve, board, held)
     return make_round(
@@ -262,7 +263,7 @@ def _blocked(yard: tuple[Tile, ...], reserve: int, board: Board, held: int) -> b
     if len(yard) > reserve:
         return False
     pending = board.pending
-    playable = board.ends_mask if pending is None else 1 << board.nodes[pending].exposed
+    playable = board.ends_mask if pending is None else 1 << board._chunks[pending >> 4][pending & 15].exposed
     return not held & playable
 
 

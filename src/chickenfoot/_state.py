@@ -74,7 +74,7 @@ class RoundState:
     @property
     def double(self) -> int:
         """Gets the value of the center double."""
-        return self.board.nodes[0].tile.high
+        return self.board.center.high
 
     @property
     def can_draw(self) -> bool:
