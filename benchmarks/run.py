@@ -35,13 +35,13 @@ import statistics
 import sys
 import time
 import tracemalloc
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))  # run from a checkout without installing
 
-import chickenfoot as cf  # noqa: E402
+import chickenfoot as cf
 
 PRESETS = {"trains": cf.Rules.trains, "cross": cf.Rules.cross}
 PLAYERS = (2, 4, 8)
@@ -125,7 +125,12 @@ def bench_playouts(budget: float, repeat: int, clock: Clock, only: str | None) -
                     rng = random.Random(attempt)
                     seeds = iter(range(attempt * 100_000, (attempt + 1) * 100_000))
 
-                    def once(rules: cf.Rules = rules, players: int = players, rng: random.Random = rng) -> tuple[int, int]:
+                    def once(
+                        rules: cf.Rules = rules,
+                        players: int = players,
+                        rng: random.Random = rng,
+                        seeds: Iterator[int] = seeds,
+                    ) -> tuple[int, int]:
                         return playout(rules, players, next(seeds), rng)
 
                     per_move, per_round, moves, _ = rate(once, budget, clock)
@@ -196,7 +201,7 @@ def bench_calls(games: int, repeat: int, clock: Clock) -> list[dict[str, Any]]:
 
         note = "first call on a state (the answer is then cached on it)"
     except ImportError:  # an engine without the cache: every call is a first call
-        forget, note = (lambda: None), "every call"  # noqa: E731
+        forget, note = (lambda: None), "every call"
     rows.append({"name": "legal_moves", "us": per_call(cf.legal_moves, states, repeat, clock, forget), "note": note})
     rows.append({"name": "legal_moves (cached)", "us": per_call(cf.legal_moves, states, repeat, clock, None)})
     rows.append(
@@ -298,14 +303,14 @@ def bench_open_spiel(budget: float, repeat: int, clock: Clock) -> dict[str, Any]
         pyspiel = importlib.import_module("pyspiel")
         importlib.import_module("open_spiel.python.games")  # registers the Python games
         game = pyspiel.load_game("python_block_dominoes")
-    except Exception as error:  # noqa: BLE001 - any failure means the peer is unavailable
+    except Exception as error:
         row["unavailable"] = f"{type(error).__name__}: {error} (pip install open_spiel)"
         return row
     rates = []
     for attempt in range(repeat):
         rng = random.Random(attempt)
 
-        def once() -> tuple[int, int]:
+        def once(rng: random.Random = rng) -> tuple[int, int]:
             state = game.new_initial_state()
             actions = 0
             while not state.is_terminal():
@@ -331,7 +336,7 @@ def bench_dominoes(budget: float, repeat: int, clock: Clock) -> dict[str, Any]:
     row: dict[str, Any] = {"name": "dominoes (PyPI)", "unit": "moves/s"}
     try:
         dominoes = importlib.import_module("dominoes")
-    except Exception as error:  # noqa: BLE001 - any failure means the peer is unavailable
+    except Exception as error:
         row["unavailable"] = f"{type(error).__name__}: {error} (pip install dominoes)"
         return row
     rates = []
@@ -339,7 +344,7 @@ def bench_dominoes(budget: float, repeat: int, clock: Clock) -> dict[str, Any]:
         rng = random.Random(attempt)
         random.seed(attempt)  # dominoes deals with the global generator
 
-        def once() -> tuple[int, int]:
+        def once(rng: random.Random = rng) -> tuple[int, int]:
             game = dominoes.Game.new()
             moves = 0
             while game.result is None:
@@ -369,7 +374,9 @@ def tables(report: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
         else:
             moves, rounds = row["moves_per_s"], row["rounds_per_s"]
             spread = f"{moves['min']:,.0f}-{moves['max']:,.0f}"
-            rows.append([*label, f"{moves['median']:,.0f}", spread, f"{rounds['median']:,.1f}", f"{row['us_per_move']:.2f}"])
+            rows.append(
+                [*label, f"{moves['median']:,.0f}", spread, f"{rounds['median']:,.1f}", f"{row['us_per_move']:.2f}"]
+            )
     out.append(("Random playouts", ["preset", "set", "players", "moves/s", "min-max", "rounds/s", "us/move"], rows))
     rows = []
     for row in report["calls"]:
@@ -380,7 +387,13 @@ def tables(report: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
             rows.append([row["name"], f"{us['median']:.2f} ({us['min']:.2f}-{us['max']:.2f})", row.get("note", "")])
     out.append(("Per call (trains, double-9, 4 players)", ["call", "us median (min-max)", "note"], rows))
     rows = [
-        [row["preset"], f"double-{row['max_pip']}", str(row["players"]), str(row["states"]), f"{row['bytes_per_state']:,.0f}"]
+        [
+            row["preset"],
+            f"double-{row['max_pip']}",
+            str(row["players"]),
+            str(row["states"]),
+            f"{row['bytes_per_state']:,.0f}",
+        ]
         for row in report["memory"]
     ]
     out.append(("Memory per kept state", ["preset", "set", "players", "states kept", "bytes/state"], rows))
@@ -400,7 +413,9 @@ def tables(report: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
                     f"{per_s['min']:,.0f}-{per_s['max']:,.0f}",
                 ]
             )
-    out.append(("Peers (chickenfoot trains double-9 4p vs each)", ["peer", "unit", "per s", "chickenfoot is", "min-max"], rows))
+    out.append(
+        ("Peers (chickenfoot trains double-9 4p vs each)", ["peer", "unit", "per s", "chickenfoot is", "min-max"], rows)
+    )
     return out
 
 
@@ -409,16 +424,20 @@ def show(report: dict[str, Any]) -> None:
     try:
         from rich.console import Console
         from rich.table import Table
+
+        console: Console | None = Console(width=max(120, Console().width))
     except ImportError:
-        Console = None  # noqa: N806
+        console = None
     for title, header, rows in tables(report):
-        if Console is not None:
+        if console is not None:
             table = Table(title=title, title_justify="left")
             for name in header:
-                table.add_column(name, justify="left" if name in ("preset", "call", "note", "peer", "unit") else "right")
+                table.add_column(
+                    name, justify="left" if name in ("preset", "call", "note", "peer", "unit") else "right"
+                )
             for row in rows:
                 table.add_row(*row)
-            Console(width=max(120, Console().width)).print(table)
+            console.print(table)
         else:
             widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=False)]
             print(f"\n{title}")
@@ -457,11 +476,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["peers"] = [bench_open_spiel(budget, repeat, clock), bench_dominoes(budget, repeat, clock)]
 
     ours = next(
-        (r for r in report["playouts"] if (r["preset"], r["max_pip"], r["players"]) == ("trains", 9, 4) and "moves_per_s" in r),
+        (
+            r
+            for r in report["playouts"]
+            if (r["preset"], r["max_pip"], r["players"]) == ("trains", 9, 4) and "moves_per_s" in r
+        ),
         None,
     )
     big = next(
-        (r for r in report["playouts"] if (r["preset"], r["max_pip"], r["players"]) == ("trains", 18, 8) and "moves_per_s" in r),
+        (
+            r
+            for r in report["playouts"]
+            if (r["preset"], r["max_pip"], r["players"]) == ("trains", 18, 8) and "moves_per_s" in r
+        ),
         None,
     )
     report["ratios"] = {}
@@ -479,7 +506,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if big is not None:
             scale = big["us_per_move"] / ours["us_per_move"]
             report["ratios"]["cost per move, trains d18 8p / d9 4p"] = scale
-            summary_lines.append(f"cost per move, double-18 8 players / double-9 4 players: {scale:.2f} (target <= 1.5)")
+            summary_lines.append(
+                f"cost per move, double-18 8 players / double-9 4 players: {scale:.2f} (target <= 1.5)"
+            )
     report["summary"] = summary_lines
     show(report)
     if args.json:
