@@ -83,7 +83,8 @@ def _deal_trains(rules: Rules, players: int, round_index: int, double: Tile, rng
     # the round's double is the starter. Only the double's position matters.
     tiles = list(full_set(rules.max_pip))
     _shuffle(rng, tiles)
-    starter = (round_index + tiles.index(double)) % players
+    # Tiles are interned; comparing their indexes skips Tile's slow Python-level == (it defines __lt__).
+    starter = (round_index + [tile.index for tile in tiles].index(double.index)) % players
     # DEAL-A2: the double is the center; the rest are shuffled again and dealt (DEAL-A3).
     rest = [tile for tile in full_set(rules.max_pip) if tile is not double]
     _shuffle(rng, rest)
@@ -96,7 +97,7 @@ def _deal_cross(rules: Rules, players: int, round_index: int, double: Tile, rng:
     _shuffle(rng, tiles)
     hands, yard = _split(tiles, players, rules.hand_size_for(players))  # DEAL-B1
     center = double
-    holder = next((seat for seat, hand in enumerate(hands) if double in hand), None)
+    holder = next((seat for seat, hand in enumerate(hands) if any(tile is double for tile in hand)), None)
     if holder is None and rules.center_fallback == "highest_double":
         held = [(tile.high, seat) for seat, hand in enumerate(hands) for tile in hand if tile.is_double]
         if held:
