@@ -16,7 +16,8 @@ What it measures (every rate is the median of ``--repeat`` runs; min and max go 
 * memory: bytes retained per additional state when a playout keeps every state (tracemalloc);
 * peers in the same run: OpenSpiel's ``python_block_dominoes`` (player actions per second, chance
   nodes sampled from ``chance_outcomes()`` like OpenSpiel's examples do) and the ``dominoes``
-  package's random games (moves per second), with chickenfoot's ratio to each.
+  package's random games (moves per second), each run back to back with chickenfoot's trains
+  double-9 4-player playouts in every repeat, and the ratio taken within each repeat.
 
 Rates use CPU time of this process (``time.process_time``) by default, because the machines this
 runs on are often shared: wall time would measure the neighbours. ``--clock wall`` switches.
@@ -293,24 +294,33 @@ def bench_memory(configs: Iterable[tuple[str, int, int]]) -> list[dict[str, Any]
     return rows
 
 
-# -- peers --------------------------------------------------------------------------------------
+# -- peers, head to head -----------------------------------------------------------------------
+#
+# Each repeat runs chickenfoot and then every peer back to back, and the ratio is taken within the
+# repeat: on a shared machine the load drifts, and a ratio of neighbouring runs cancels most of it.
+
+Runner = Callable[[random.Random], Callable[[], tuple[int, int]]]
 
 
-def bench_open_spiel(budget: float, repeat: int, clock: Clock) -> dict[str, Any]:
-    """Measures OpenSpiel python_block_dominoes random playouts in player actions per second."""
-    row: dict[str, Any] = {"name": "OpenSpiel python_block_dominoes", "unit": "player actions/s"}
-    try:
-        pyspiel = importlib.import_module("pyspiel")
-        importlib.import_module("open_spiel.python.games")  # registers the Python games
-        game = pyspiel.load_game("python_block_dominoes")
-    except Exception as error:
-        row["unavailable"] = f"{type(error).__name__}: {error} (pip install open_spiel)"
-        return row
-    rates = []
-    for attempt in range(repeat):
-        rng = random.Random(attempt)
+def chickenfoot_runner() -> Runner:
+    """Plays trains double-9 4-player games (the headline configuration), counting moves."""
+    rules = cf.Rules.trains()
 
-        def once(rng: random.Random = rng) -> tuple[int, int]:
+    def make(rng: random.Random) -> Callable[[], tuple[int, int]]:
+        seeds = iter(range(rng.randrange(1 << 30), 1 << 31))
+        return lambda: playout(rules, 4, next(seeds), rng)
+
+    return make
+
+
+def open_spiel_runner() -> Runner:
+    """Plays OpenSpiel python_block_dominoes at random, counting player actions (chance nodes sampled)."""
+    pyspiel = importlib.import_module("pyspiel")
+    importlib.import_module("open_spiel.python.games")  # registers the Python games
+    game = pyspiel.load_game("python_block_dominoes")
+
+    def make(rng: random.Random) -> Callable[[], tuple[int, int]]:
+        def once() -> tuple[int, int]:
             state = game.new_initial_state()
             actions = 0
             while not state.is_terminal():
@@ -324,27 +334,19 @@ def bench_open_spiel(budget: float, repeat: int, clock: Clock) -> dict[str, Any]
                     actions += 1
             return actions, 1
 
-        per_action, _, _, _ = rate(once, budget, clock)
-        rates.append(per_action)
-    row["per_s"] = summary(rates)
-    row["note"] = "chance nodes sampled from chance_outcomes(); their time counts, only player actions are counted"
-    return row
+        return once
+
+    return make
 
 
-def bench_dominoes(budget: float, repeat: int, clock: Clock) -> dict[str, Any]:
-    """Measures the PyPI ``dominoes`` package's random games in moves per second."""
-    row: dict[str, Any] = {"name": "dominoes (PyPI)", "unit": "moves/s"}
-    try:
-        dominoes = importlib.import_module("dominoes")
-    except Exception as error:
-        row["unavailable"] = f"{type(error).__name__}: {error} (pip install dominoes)"
-        return row
-    rates = []
-    for attempt in range(repeat):
-        rng = random.Random(attempt)
-        random.seed(attempt)  # dominoes deals with the global generator
+def dominoes_runner() -> Runner:
+    """Plays the PyPI ``dominoes`` package's games at random, counting moves."""
+    dominoes = importlib.import_module("dominoes")
 
-        def once(rng: random.Random = rng) -> tuple[int, int]:
+    def make(rng: random.Random) -> Callable[[], tuple[int, int]]:
+        random.seed(rng.random())  # dominoes deals with the global generator
+
+        def once() -> tuple[int, int]:
             game = dominoes.Game.new()
             moves = 0
             while game.result is None:
@@ -353,11 +355,57 @@ def bench_dominoes(budget: float, repeat: int, clock: Clock) -> dict[str, Any]:
                 moves += 1
             return moves, 1
 
-        per_move, _, _, _ = rate(once, budget, clock)
-        rates.append(per_move)
-    row["per_s"] = summary(rates)
-    row["note"] = "Game.new() then valid_moves/make_move until a result (mutable state, passes are automatic)"
-    return row
+        return once
+
+    return make
+
+
+PEERS: tuple[tuple[str, str, str, Callable[[], Runner], str], ...] = (
+    (
+        "OpenSpiel python_block_dominoes",
+        "player actions/s",
+        "open_spiel",
+        open_spiel_runner,
+        "chance nodes sampled from chance_outcomes() (their time counts); only player actions are counted",
+    ),
+    (
+        "dominoes (PyPI)",
+        "moves/s",
+        "dominoes",
+        dominoes_runner,
+        "Game.new(), then valid_moves/make_move until a result (mutable state; passes are automatic)",
+    ),
+)
+
+
+def bench_peers(budget: float, repeat: int, clock: Clock) -> list[dict[str, Any]]:
+    """Runs chickenfoot and each installed peer back to back per repeat; gets rates and ratios."""
+    runners: dict[str, Runner] = {"chickenfoot": chickenfoot_runner()}
+    rows: dict[str, dict[str, Any]] = {
+        "chickenfoot": {"name": "chickenfoot trains double-9 4p", "unit": "moves/s", "rates": [], "ratios": []}
+    }
+    for name, unit, package, factory, note in PEERS:
+        rows[name] = {"name": name, "unit": unit, "note": note}
+        try:
+            runners[name] = factory()
+        except Exception as error:  # any failure to import or load means the peer is unavailable
+            rows[name]["unavailable"] = f"{type(error).__name__}: {error} (pip install {package})"
+        else:
+            rows[name].update(rates=[], ratios=[])
+    for attempt in range(repeat):
+        measured = {}
+        for name, make in runners.items():
+            measured[name], _, _, _ = rate(make(random.Random(attempt)), budget, clock)
+            rows[name]["rates"].append(measured[name])
+        for name in runners:
+            rows[name]["ratios"].append(measured["chickenfoot"] / measured[name])
+    out = []
+    for row in rows.values():
+        if "rates" in row:
+            row["per_s"] = summary(row.pop("rates"))
+            row["chickenfoot_ratio"] = summary(row.pop("ratios"))
+        out.append(row)
+    return out
 
 
 # -- output -------------------------------------------------------------------------------------
@@ -402,19 +450,18 @@ def tables(report: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]
         if "unavailable" in row:
             rows.append([row["name"], row["unit"], "unavailable", "", row["unavailable"][:70]])
         else:
-            per_s = row["per_s"]
-            ratio = report["ratios"].get(row["name"])
+            per_s, ratio = row["per_s"], row["chickenfoot_ratio"]
             rows.append(
                 [
                     row["name"],
                     row["unit"],
                     f"{per_s['median']:,.0f}",
-                    f"{ratio:.1f}x" if ratio else "",
                     f"{per_s['min']:,.0f}-{per_s['max']:,.0f}",
+                    f"{ratio['median']:.1f}x ({ratio['min']:.1f}-{ratio['max']:.1f})",
                 ]
             )
     out.append(
-        ("Peers (chickenfoot trains double-9 4p vs each)", ["peer", "unit", "per s", "chickenfoot is", "min-max"], rows)
+        ("Head to head, back to back per repeat", ["engine", "unit", "per s", "min-max", "chickenfoot is"], rows)
     )
     return out
 
@@ -433,7 +480,7 @@ def show(report: dict[str, Any]) -> None:
             table = Table(title=title, title_justify="left")
             for name in header:
                 table.add_column(
-                    name, justify="left" if name in ("preset", "call", "note", "peer", "unit") else "right"
+                    name, justify="left" if name in ("preset", "call", "note", "engine", "unit") else "right"
                 )
             for row in rows:
                 table.add_row(*row)
@@ -473,42 +520,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["playouts"] = bench_playouts(budget, repeat, clock, args.only)
     report["calls"] = bench_calls(4 if args.quick else 12, repeat, clock)
     report["memory"] = bench_memory([("trains", 9, 4), ("trains", 18, 8), ("cross", 12, 8)])
-    report["peers"] = [bench_open_spiel(budget, repeat, clock), bench_dominoes(budget, repeat, clock)]
+    report["peers"] = bench_peers(budget, repeat, clock)
 
-    ours = next(
-        (
-            r
-            for r in report["playouts"]
-            if (r["preset"], r["max_pip"], r["players"]) == ("trains", 9, 4) and "moves_per_s" in r
-        ),
-        None,
-    )
-    big = next(
-        (
-            r
-            for r in report["playouts"]
-            if (r["preset"], r["max_pip"], r["players"]) == ("trains", 18, 8) and "moves_per_s" in r
-        ),
-        None,
-    )
+    ours = next((r for r in report["playouts"] if (r["preset"], r["max_pip"], r["players"]) == ("trains", 9, 4)), None)
+    big = next((r for r in report["playouts"] if (r["preset"], r["max_pip"], r["players"]) == ("trains", 18, 8)), None)
+    head = report["peers"][0]["per_s"]["median"]
     report["ratios"] = {}
-    summary_lines = []
-    if ours is not None:
-        speed = ours["moves_per_s"]["median"]
-        summary_lines.append(f"chickenfoot trains double-9 4 players: {speed:,.0f} moves/s (target >= 200,000)")
-        for peer in report["peers"]:
-            if "per_s" in peer:
-                ratio = speed / peer["per_s"]["median"]
-                report["ratios"][peer["name"]] = ratio
-                summary_lines.append(f"  = {ratio:.1f}x {peer['name']} ({peer['per_s']['median']:,.0f} {peer['unit']})")
-            else:
-                summary_lines.append(f"  {peer['name']}: unavailable ({peer['unavailable']})")
-        if big is not None:
-            scale = big["us_per_move"] / ours["us_per_move"]
-            report["ratios"]["cost per move, trains d18 8p / d9 4p"] = scale
+    summary_lines = [f"chickenfoot trains double-9 4 players: {head:,.0f} moves/s head to head (target >= 200,000)"]
+    for peer in report["peers"][1:]:
+        if "per_s" in peer:
+            ratio = peer["chickenfoot_ratio"]["median"]
+            report["ratios"][peer["name"]] = ratio
             summary_lines.append(
-                f"cost per move, double-18 8 players / double-9 4 players: {scale:.2f} (target <= 1.5)"
+                f"  = {ratio:.1f}x {peer['name']} ({peer['per_s']['median']:,.0f} {peer['unit']}; "
+                f"median of per-repeat ratios, range {peer['chickenfoot_ratio']['min']:.1f}-"
+                f"{peer['chickenfoot_ratio']['max']:.1f})"
             )
+        else:
+            summary_lines.append(f"  {peer['name']}: unavailable ({peer['unavailable']})")
+    if ours is not None and big is not None and "us_per_move" in ours and "us_per_move" in big:
+        scale = big["us_per_move"] / ours["us_per_move"]
+        report["ratios"]["cost per move, trains d18 8p / d9 4p"] = scale
+        summary_lines.append(f"cost per move, double-18 8 players / double-9 4 players: {scale:.2f} (target <= 1.5)")
     report["summary"] = summary_lines
     show(report)
     if args.json:
