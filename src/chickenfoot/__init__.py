@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from ._board import Board as Board, Node as Node
 from ._deal import deal_round as deal_round
+from ._determinize import determinize as determinize
 from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
 from ._errors import (
     IllegalMoveError as IllegalMoveError,
     InvalidMoveError as InvalidMoveError,
+    InvalidRecordError as InvalidRecordError,
     RulesError as RulesError,
 )
 from ._moves import (
@@ -25,6 +27,16 @@ from ._moves import (
     Pass as Pass,
     Play as Play,
     parse_move as parse_move,
+)
+from ._notation import parse_position as parse_position, position as position
+from ._perft import perft as perft
+from ._records import (
+    FORMAT_VERSION as FORMAT_VERSION,
+    GameRecord as GameRecord,
+    from_json as from_json,
+    record_schema as record_schema,
+    replay as replay,
+    to_json as to_json,
 )
 from ._render import render_text as render_text
 from ._rules import Rules as Rules
@@ -37,15 +49,19 @@ from ._state import (
     Turn as Turn,
 )
 from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
+from ._views import PlayerView as PlayerView, observe as observe
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "FORMAT_VERSION",
     "Board",
     "Draw",
+    "GameRecord",
     "GameState",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidRecordError",
     "Move",
     "Node",
     "NodeIndex",
@@ -53,6 +69,7 @@ __all__ = [
     "Pip",
     "Play",
     "PlayerIndex",
+    "PlayerView",
     "RoundResult",
     "RoundState",
     "Rules",
@@ -61,11 +78,20 @@ __all__ = [
     "Turn",
     "apply",
     "deal_round",
+    "determinize",
+    "from_json",
     "full_set",
     "legal_moves",
     "new_game",
+    "observe",
     "parse_move",
+    "parse_position",
+    "perft",
+    "position",
+    "record_schema",
     "render_text",
+    "replay",
     "round_scores",
+    "to_json",
     "winners",
 ]
