@@ -181,33 +181,32 @@ def _check_play(state: RoundState, move: Play) -> None:
     raise IllegalMoveError(f"{move} is not a legal move now")  # pragma: no cover - the checks above are complete
 
 
-# What each tile adds to the per-value counts of tiles held (8 bits a value, packed in one int).
-_UNIT = [(1 << 8 * t.high) + (0 if t.high == t.low else 1 << 8 * t.low) for t in full_set(MAX_SUPPORTED_PIP)]
+# The tiles held in all hands, counted per value in one int, 5 bits a value (a value is on at
+# most 19 tiles): what each tile adds.
+_UNIT = [(1 << 5 * t.high) + (0 if t.high == t.low else 1 << 5 * t.low) for t in full_set(MAX_SUPPORTED_PIP)]
 
 
-def _held(state: RoundState) -> tuple[int, int]:
-    """Gets (packed per-value counts of the tiles in all hands, a bit per value some hand holds).
+def _held(state: RoundState) -> int:
+    """Gets the packed per-value counts of the tiles in all hands, kept up to date move by move.
 
-    Kept up to date move by move, so END-2 never rescans the hands.
+    So END-2 and the unfillable-foot variant never rescan the hands.
     """
     held = state._held
     if held is None:
-        counts = mask = 0
+        held = 0
         for hand in state.hands:
             for tile in hand:
-                counts += _UNIT[tile.index]
-                mask |= tile.mask
-        held = (counts, mask)
+                held += _UNIT[tile.index]
         set_held(state, held)
     return held
 
 
-def _foot_unfillable(state: RoundState, board: Board, counts: int) -> bool:
+def _foot_unfillable(state: RoundState, board: Board, held: int) -> bool:
     """Variant of END-2: the new chicken foot needs more toes than there are tiles left to fill it."""
     value = board.node(len(board) - 1).exposed
     bit = 1 << value
     drawable = state.yard[: len(state.yard) - state.reserve]
-    available = (counts >> 8 * value & 255) + sum(1 for tile in drawable if tile.mask & bit)
+    available = (held >> 5 * value & 31) + sum(1 for tile in drawable if tile.mask & bit)
     return available < board.missing
 
 
@@ -225,23 +224,18 @@ def _apply_play(state: RoundState, move: Play) -> RoundState:
         at += 1
     hand = hand[:at] + hand[at + 1 :]
     board = state.board.place(tile, move.onto)
-    counts, held = _held(state)
-    counts -= _UNIT[tile.index]
-    if not counts >> 8 * tile.high & 255:
-        held &= ~(1 << tile.high)
-    if not counts >> 8 * tile.low & 255:
-        held &= ~(1 << tile.low)
+    held = _held(state) - _UNIT[tile.index]
     log = ((player, move), state.log)
     hands = (*hands[:player], hand, *hands[player + 1 :])
     if not hand:  # END-1: out on the last tile, even with a foot pending
         return make_round(
-            state.rules, hands, state.yard, board, player, state.reserve, None, True, player, log, (counts, held)
+            state.rules, hands, state.yard, board, player, state.reserve, None, True, player, log, held
         )
     over = (
         state.rules.unfillable_foot_ends_round
         and tile.high == tile.low
         and board.pending == len(board) - 1
-        and _foot_unfillable(state, board, counts)
+        and _foot_unfillable(state, board, held)
     ) or _blocked(state.yard, state.reserve, board, held)
     return make_round(
         state.rules,
@@ -254,7 +248,7 @@ def _apply_play(state: RoundState, move: Play) -> RoundState:
         over,
         None,
         log,
-        (counts, held),
+        held,
     )
 
 
@@ -264,7 +258,12 @@ def _blocked(yard: tuple[Tile, ...], reserve: int, board: Board, held: int) -> b
         return False
     pending = board.pending
     playable = board.ends_mask if pending is None else 1 << board._chunks[pending >> 4][pending & 15].exposed
-    return not held & playable
+    while playable:
+        bit = playable & -playable
+        if held >> 5 * (bit.bit_length() - 1) & 31:
+            return False
+        playable ^= bit
+    return True
 
 
 def _refuse(state: RoundState, move: Draw | Pass, legal: tuple[Move, ...]) -> IllegalMoveError:
@@ -294,9 +293,7 @@ def _apply_draw(state: RoundState, move: Draw) -> RoundState:
     tile = state.yard[0]
     yard = state.yard[1:]
     hands = state.hands
-    counts, held = _held(state)
-    counts += _UNIT[tile.index]
-    held |= tile.mask
+    held = _held(state) + _UNIT[tile.index]
     return make_round(
         state.rules,
         (*hands[:player], hands[player] + (tile,), *hands[player + 1 :]),
@@ -308,14 +305,14 @@ def _apply_draw(state: RoundState, move: Draw) -> RoundState:
         _blocked(yard, state.reserve, state.board, held),  # END-2, checked after every move
         None,
         ((player, move), state.log),
-        (counts, held),
+        held,
     )
 
 
 def _apply_pass(state: RoundState, move: Pass) -> RoundState:
     player = state.current_player
     held = _held(state)
-    over = _blocked(state.yard, state.reserve, state.board, held[1])  # END-2, checked after every move
+    over = _blocked(state.yard, state.reserve, state.board, held)  # END-2, checked after every move
     return make_round(
         state.rules,
         state.hands,

@@ -64,7 +64,7 @@ class RoundState:
     """The moves of the round so far as a persistent list; read :attr:`history` instead."""
     # Caches the engine fills in on first use; a state's value never depends on them.
     _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
-    _held: tuple[int, int] | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _held: int | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     @property
     def players(self) -> int:
@@ -158,7 +158,7 @@ def make_round(
     is_over: bool,
     went_out: PlayerIndex | None,
     log: History,
-    held: tuple[int, int] | None,
+    held: int | None,
 ) -> RoundState:
     """Builds a RoundState as its constructor would, several times faster; ``held`` seeds a cache."""
     if _RoundBuilder is None:  # pragma: no cover - see _build
