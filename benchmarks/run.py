@@ -273,8 +273,9 @@ def bench_memory(configs: Iterable[tuple[str, int, int]]) -> list[dict[str, Any]
                 game = cf.apply(game, legal[int(rng.random() * len(legal))])
                 kept.append(game)
 
-        for seed in range(100, 110):  # warm the engine's interned plays and nodes, which any long run shares
-            keep_all(seed)
+        # Play the measured game once first: the engine interns plays and nodes in tables every
+        # game shares, and their growth (in steps, as dicts resize) is not the cost of a state.
+        keep_all(2)
         gc.collect()
         tracemalloc.start()
         before = tracemalloc.get_traced_memory()[0]

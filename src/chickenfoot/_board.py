@@ -24,17 +24,14 @@ __all__ = ["Board", "Node", "FOOT_TOES"]
 
 FOOT_TOES = 3  # FOOT-1
 
-# The nodes are kept in fixed chunks of 16 (node i is chunks[i >> 4][i & 15]): placing a tile
-# copies one chunk and the short spine of chunks, not every node, so a board kept alive costs
-# memory for what the move changed. Chunking by index is canonical, so equal node sequences
-# have equal chunks and comparing chunks compares nodes.
+# The nodes are kept as full chunks of 16 (shared between boards) and a tail of fewer than 16:
+# node i is in chunk i >> 4 at i & 15, or in the tail. Placing a tile copies the tail (and, once
+# in 16 plays, the short tuple of chunks), not every node, so a board kept alive costs memory
+# for what the move changed. The split depends only on the count, so equal node sequences have
+# equal chunks and tails, and comparing those compares nodes.
 _SHIFT = 4
 _CHUNK = 1 << _SHIFT
 _LOW = _CHUNK - 1
-
-
-def _chunked(nodes: tuple[Node, ...]) -> tuple[tuple[Node, ...], ...]:
-    return tuple(nodes[i : i + _CHUNK] for i in range(0, len(nodes), _CHUNK))
 
 
 @attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
@@ -68,8 +65,9 @@ class Board:
     (['9-9', '9-5'], 3)
     """
 
-    _chunks: tuple[tuple[Node, ...], ...]
-    # The nodes, in chunks; read :attr:`nodes`.
+    _head: tuple[tuple[Node, ...], ...]
+    _tail: tuple[Node, ...]
+    # The nodes, in full chunks and a tail; read :attr:`nodes`.
     ends_by_value: tuple[tuple[NodeIndex, ...], ...]
     """For each pip value, the non-pending open ends offering it (each has room for one tile)."""
     ends_mask: int
@@ -93,7 +91,9 @@ class Board:
         """Builds a board from its parts (no checks: :meth:`start` and :meth:`place` keep them consistent)."""
         nodes = tuple(nodes)
         setattr_ = object.__setattr__
-        setattr_(self, "_chunks", _chunked(nodes))
+        full = len(nodes) & ~_LOW
+        setattr_(self, "_head", tuple(nodes[i : i + _CHUNK] for i in range(0, full, _CHUNK)))
+        setattr_(self, "_tail", nodes[full:])
         setattr_(self, "ends_by_value", ends_by_value)
         setattr_(self, "ends_mask", ends_mask)
         setattr_(self, "pending", pending)
@@ -106,7 +106,7 @@ class Board:
         """Gets every placed tile; node 0 is the center, the rest in the order they were placed."""
         nodes = self._nodes
         if nodes is None:
-            nodes = tuple(chain.from_iterable(self._chunks))
+            nodes = (*chain.from_iterable(self._head), *self._tail)
             object.__setattr__(self, "_nodes", nodes)
         return nodes
 
@@ -121,7 +121,8 @@ class Board:
                 index += self._size
             else:
                 raise IndexError(f"there is no node {index}: the board has nodes 0 to {self._size - 1}")
-        return self._chunks[index >> _SHIFT][index & _LOW]
+        chunk = index >> _SHIFT
+        return (self._head[chunk] if chunk < len(self._head) else self._tail)[index & _LOW]
 
     def __len__(self) -> int:
         """Counts the placed tiles, ``len(board.nodes)``."""
@@ -148,7 +149,7 @@ class Board:
     @property
     def center(self) -> Tile:
         """Gets the round's starting double."""
-        return self._chunks[0][0].tile
+        return self.node(0).tile
 
     @property
     def pending_value(self) -> Pip | None:
@@ -191,11 +192,12 @@ class Board:
         A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
         node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
         """
-        chunks = self._chunks
+        head, tail = self._head, self._tail
         index = self._size
         if not 0 <= onto < index:
             raise IndexError(f"there is no node {onto}: the board has nodes 0 to {index - 1}")
-        matched = chunks[onto >> _SHIFT][onto & _LOW].exposed
+        chunk = onto >> _SHIFT
+        matched = (head[chunk] if chunk < len(head) else tail)[onto & _LOW].exposed
         ends = list(self.ends_by_value)
         mask = self.ends_mask
         pending = self.pending
@@ -226,16 +228,19 @@ class Board:
         node = _NODES.get(key)
         if node is None:
             node = _NODES[key] = Node(tile, onto, exposed)
-        chunks = (*chunks[:-1], (*chunks[-1], node)) if index & _LOW else (*chunks, (node,))
+        tail = (*tail, node)
+        if len(tail) == _CHUNK:
+            head, tail = (*head, tail), ()
         if _BoardBuilder is None:  # pragma: no cover - see _build
-            fields: dict[str, object] = {"_chunks": chunks, "ends_by_value": tuple(ends), "ends_mask": mask}
+            fields: dict[str, object] = {"_head": head, "_tail": tail, "ends_by_value": tuple(ends), "ends_mask": mask}
             fields.update(pending=pending, missing=missing, _size=index + 1, _nodes=None)
             made: Board = new(Board)
             for name, value in fields.items():
                 object.__setattr__(made, name, value)
             return made
         built = new(_BoardBuilder)
-        built._chunks = chunks
+        built._head = head
+        built._tail = tail
         built.ends_by_value = tuple(ends)
         built.ends_mask = mask
         built.pending = pending

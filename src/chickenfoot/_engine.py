@@ -61,7 +61,7 @@ def _plays_of(tile: Tile, board: Board) -> list[Play]:
     table = _PLAYS
     pending = board.pending
     if pending is not None:
-        if tile.mask >> board._chunks[pending >> 4][pending & 15].exposed & 1:  # board.node(pending), inlined
+        if tile.mask >> board.node(pending).exposed & 1:
             return [table[pending << 8 | tile.index]]
         return []
     ends = board.ends_by_value
@@ -89,7 +89,7 @@ def _generate(state: RoundState) -> tuple[Move, ...]:
     pending = board.pending
     plays = []
     if pending is not None:  # OPEN-2, FOOT-2: only the pending node takes tiles
-        exposed = board._chunks[pending >> 4][pending & 15].exposed
+        exposed = board.node(pending).exposed
         base = pending << 8
         for tile in state.hands[state.current_player]:
             if tile.mask >> exposed & 1:
@@ -228,9 +228,7 @@ def _apply_play(state: RoundState, move: Play) -> RoundState:
     log = ((player, move), state.log)
     hands = (*hands[:player], hand, *hands[player + 1 :])
     if not hand:  # END-1: out on the last tile, even with a foot pending
-        return make_round(
-            state.rules, hands, state.yard, board, player, state.reserve, None, True, player, log, held
-        )
+        return make_round(state.rules, hands, state.yard, board, player, state.reserve, None, True, player, log, held)
     over = (
         state.rules.unfillable_foot_ends_round
         and tile.high == tile.low
@@ -257,7 +255,7 @@ def _blocked(yard: tuple[Tile, ...], reserve: int, board: Board, held: int) -> b
     if len(yard) > reserve:
         return False
     pending = board.pending
-    playable = board.ends_mask if pending is None else 1 << board._chunks[pending >> 4][pending & 15].exposed
+    playable = board.ends_mask if pending is None else 1 << board.node(pending).exposed
     while playable:
         bit = playable & -playable
         if held >> 5 * (bit.bit_length() - 1) & 31:
