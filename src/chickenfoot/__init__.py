@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from ._board import Board as Board, Node as Node
+from ._bots import Bot as Bot, GreedyBot as GreedyBot, RandomBot as RandomBot, SearchBot as SearchBot
 from ._deal import deal_round as deal_round
 from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
 from ._errors import (
@@ -37,11 +38,35 @@ from ._state import (
     Turn as Turn,
 )
 from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
+from ._tournament import (
+    BotSpecError as BotSpecError,
+    GameOutcome as GameOutcome,
+    Standing as Standing,
+    TournamentResult as TournamentResult,
+    make_bot as make_bot,
+    play_game as play_game,
+    run_tournament as run_tournament,
+)
+from ._views import PlayerView as PlayerView, determinize as determinize, observe as observe
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Board",
+    "Bot",
+    "BotSpecError",
+    "GameOutcome",
+    "GreedyBot",
+    "PlayerView",
+    "RandomBot",
+    "SearchBot",
+    "Standing",
+    "TournamentResult",
+    "determinize",
+    "make_bot",
+    "observe",
+    "play_game",
+    "run_tournament",
     "Draw",
     "GameState",
     "IllegalMoveError",
