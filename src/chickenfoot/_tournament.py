@@ -139,8 +139,20 @@ class Standing:
     """Half-width of the 95% confidence interval of ``mean_round_score`` (normal, over games)."""
     win_rate: float
     """Its share of game wins per seat (a shared win counts as a fraction); 1/players is par."""
+    win_ci95: float
+    """Half-width of the 95% confidence interval of ``win_rate`` (normal, over games)."""
     mean_rounds_won: float
     """Rounds per game in which it scored the lowest (ties shared), per seat."""
+
+
+def _mean_ci(samples: list[float]) -> tuple[float, float]:
+    """Gets the mean and the half-width of its normal 95% confidence interval (NaN when undefined)."""
+    if not samples:
+        return math.nan, math.nan
+    mean = statistics.fmean(samples)
+    if len(samples) < 2:
+        return mean, math.nan
+    return mean, 1.96 * statistics.stdev(samples) / math.sqrt(len(samples))
 
 
 @attrs.frozen
@@ -175,17 +187,18 @@ class TournamentResult:
                     tied = [seat for seat, score in enumerate(scores) if score == low]
                     won += sum(1 for seat in tied if seat in mine) / len(tied)
                 rounds_won.append(won / len(mine))
-            games = len(per_game)
-            spread = statistics.stdev(per_game) if games > 1 else math.nan
+            mean, ci95 = _mean_ci(per_game)
+            win_rate, win_ci95 = _mean_ci(wins)
             rows.append(
                 Standing(
                     bot=name,
                     seats=len(entries),
-                    games=games,
-                    mean_round_score=statistics.fmean(per_game) if games else math.nan,
-                    ci95=1.96 * spread / math.sqrt(games) if games > 1 else math.nan,
-                    win_rate=statistics.fmean(wins) if games else math.nan,
-                    mean_rounds_won=statistics.fmean(rounds_won) if games else math.nan,
+                    games=len(per_game),
+                    mean_round_score=mean,
+                    ci95=ci95,
+                    win_rate=win_rate,
+                    win_ci95=win_ci95,
+                    mean_rounds_won=_mean_ci(rounds_won)[0],
                 )
             )
         return tuple(rows)
