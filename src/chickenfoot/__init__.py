@@ -13,6 +13,7 @@ from __future__ import annotations
 from ._board import Board as Board, Node as Node
 from ._bots import Bot as Bot, GreedyBot as GreedyBot, RandomBot as RandomBot, SearchBot as SearchBot
 from ._deal import deal_round as deal_round
+from ._determinize import determinize as determinize
 from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
 from ._errors import (
     IllegalMoveError as IllegalMoveError,
@@ -47,7 +48,7 @@ from ._tournament import (
     play_game as play_game,
     run_tournament as run_tournament,
 )
-from ._views import PlayerView as PlayerView, determinize as determinize, observe as observe
+from ._views import PlayerView as PlayerView, observe as observe
 
 __version__ = "0.1.0"
 

@@ -19,7 +19,8 @@ from ._rules import Rules
 from ._scoring import round_scores
 from ._state import RoundState
 from ._tiles import Pip, Tile
-from ._views import PlayerView, determinize
+from ._determinize import determinize
+from ._views import PlayerView
 
 __all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot"]
 
@@ -78,7 +79,7 @@ def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip)
     >>> from chickenfoot import Play, Rules, Tile
     >>> hand = (Tile(9, 5), Tile(5, 5), Tile(5, 1))
     >>> greedy_score(Rules.trains(), hand, Play(Tile(9, 5), 0), offered=9)
-    15.5
+    15.0
     """
     tile = move.tile
     score: float = rules.tile_value(tile)

@@ -1,13 +1,9 @@
 """Player views (stand-in for issue 3's module, written to the documented contract).
 
-Only what the bots need: ``observe`` projects a game onto one seat, ``determinize`` samples a
-full state consistent with a view (uniform over the hidden tiles, ignoring what the history
-proves).
+Only what the bots need: ``observe`` projects a game onto one seat.
 """
 
 from __future__ import annotations
-
-import random
 
 import attrs
 
@@ -15,10 +11,10 @@ from ._board import Board
 from ._engine import legal_moves
 from ._moves import Move
 from ._rules import Rules
-from ._state import GameState, PlayerIndex, RoundState, Turn
-from ._tiles import Tile, full_set
+from ._state import GameState, PlayerIndex, Turn
+from ._tiles import Tile
 
-__all__ = ["PlayerView", "determinize", "observe"]
+__all__ = ["PlayerView", "observe"]
 
 
 @attrs.frozen
@@ -64,37 +60,4 @@ def observe(state: GameState, player: PlayerIndex) -> PlayerView:
         history=round_.history,
         legal_moves=legal_moves(state) if mine else (),
         is_over=state.is_over,
-    )
-
-
-def determinize(view: PlayerView, rng: random.Random) -> GameState:
-    """Samples a game state consistent with ``view``: the hidden tiles shuffled over the other hands and the yard."""
-    seen = {*view.hand, *(node.tile for node in view.board.nodes)}
-    hidden = [tile for tile in full_set(view.rules.max_pip) if tile not in seen]
-    rng.shuffle(hidden)
-    hands: list[tuple[Tile, ...]] = []
-    at = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.player:
-            hands.append(view.hand)
-        else:
-            hands.append(tuple(hidden[at : at + size]))
-            at += size
-    round_ = RoundState(
-        rules=view.rules,
-        hands=tuple(hands),
-        yard=tuple(hidden[at:]),
-        board=view.board,
-        current_player=view.current_player if view.current_player is not None else view.player,
-        reserve=view.reserve,
-        drawn=view.drawn,
-        is_over=view.is_over,
-    )
-    return GameState(
-        rules=view.rules,
-        players=view.players,
-        seed=0,
-        round=round_,
-        round_index=view.round_index,
-        totals=view.totals,
     )
