@@ -13,13 +13,13 @@ import random
 import time
 from typing import Protocol, runtime_checkable
 
+from ._determinize import determinize
 from ._engine import apply, legal_moves
 from ._moves import Move, Play
 from ._rules import Rules
 from ._scoring import round_scores
 from ._state import RoundState
 from ._tiles import Pip, Tile
-from ._determinize import determinize
 from ._views import PlayerView
 
 __all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot"]

@@ -42,9 +42,7 @@ def _half(value: int, x: float) -> list[str]:
     if value in _PIPS:
         step = UNIT * 0.27
         radius = UNIT * 0.09
-        return [
-            f'<circle cx="{x + c * step:.1f}" cy="{r * step:.1f}" r="{radius:.1f}"/>' for c, r in _PIPS[value]
-        ]
+        return [f'<circle cx="{x + c * step:.1f}" cy="{r * step:.1f}" r="{radius:.1f}"/>' for c, r in _PIPS[value]]
     size = UNIT * 0.55
     return [
         f'<text x="{x:.1f}" y="{size * 0.35:.1f}" font-size="{size:.1f}" text-anchor="middle" '
@@ -55,7 +53,7 @@ def _half(value: int, x: float) -> list[str]:
 class _Placed:
     """Where a node's tile lies: centre, angle of its long axis, and where its line of play points."""
 
-    __slots__ = ("angle", "cx", "cy", "direction", "near", "far")
+    __slots__ = ("angle", "cx", "cy", "direction", "far", "near")
 
     def __init__(self, cx: float, cy: float, angle: float, direction: float, near: int, far: int) -> None:
         self.cx, self.cy, self.angle, self.direction, self.near, self.far = cx, cy, angle, direction, near, far
