@@ -175,11 +175,13 @@ class TournamentResult:
         rows = []
         for name in names:
             entries = {i for i, spec in enumerate(self.lineup) if spec == name}
-            per_game, wins, rounds_won = [], [], []
+            per_game: list[float] = []
+            wins: list[float] = []
+            rounds_won: list[float] = []
             for outcome in self.outcomes:
                 mine = [seat for seat, entry in enumerate(outcome.seats) if entry in entries]
-                scores = [scores[seat] for scores in outcome.round_scores for seat in mine]
-                per_game.append(sum(scores) / len(scores))
+                mine_scores = [scores[seat] for scores in outcome.round_scores for seat in mine]
+                per_game.append(sum(mine_scores) / len(mine_scores))
                 wins.append(sum(1 for seat in outcome.winners if seat in mine) / len(outcome.winners) / len(mine))
                 won = 0.0
                 for scores in outcome.round_scores:
