@@ -1,44 +1,428 @@
-"""Sampling hidden information (stand-in for issue 3's module, written to the documented contract)."""
+"""Sampling a full game consistent with a player's view, for information-set search (ISMCTS).
+
+What the history proves
+    Replaying the round's public history from its center shows the open values at every
+    moment. A player who drew at the start of a turn held no tile fitting them (DRAW-4); a
+    player who drew again within a turn (``draw_until_playable``) drew an unfitting tile; a
+    player who passed without drawing held no fitting tile (YARD-2); in ``must_play`` a player
+    who drew and then passed drew an unfitting tile (DRAW-2). Tiles drawn later are exempt, and
+    a draw followed by a play in the same turn drew exactly the tile played.
+
+How a sample is built
+    Each player's tiles are put in *slots*: their starting hand, then one slot per draw whose
+    tile was kept. A tile may sit in a slot only if it fitted no open value the player proved
+    they lacked while holding it. Tiles the player played later from hand take the earliest
+    slots that allow them (earliest deadline first), which leaves the freest slots for the hand.
+    The hidden tiles (all tiles outside the viewer's hand and the board) are then placed one
+    at a time, in random order, into a slot or the yard with probability proportional to the
+    room left there, among the places that still leave a complete placement possible (kept
+    true by an alternating-path search, as in bipartite matching). The yard is shuffled. The
+    round is then rebuilt from its start (starting hands; the yard with every drawn tile in
+    draw order) and the public history is replayed through :func:`~chickenfoot.apply`, which
+    also proves the round would not have ended earlier (END-2); the rare sample that fails
+    this is drawn again.
+
+Bias
+    With no history, or no constraint, this is exactly a uniform deal of the hidden tiles.
+    Otherwise it is close to, but not exactly, uniform over the consistent placements: placing
+    tiles one by one with weights by room left slightly favours placements with many
+    completions. It ignores how likely each player's choices were (it models nobody's
+    strategy), and does not use the *cross* deal's setup draws (DEAL-B2) or the
+    ``center_fallback="highest_double"`` fact that no higher double was dealt.
+
+What is not reproduced
+    The seed (knowing it would reveal every deal) is replaced by a random one, so later rounds
+    are dealt afresh. Finished rounds keep their true doubles, scores and who went out, but
+    their ``final`` state is an empty placeholder (no hands, yard or layout), except the last
+    round of a finished game, whose final state is the sampled round.
+"""
 
 from __future__ import annotations
 
+import heapq
 import random
+from collections.abc import Sequence
 
-from ._state import GameState, RoundState
-from ._tiles import Tile, full_set
-from ._views import PlayerView
+import attrs
+
+from ._board import Board
+from ._engine import apply
+from ._errors import IllegalMoveError, InvalidRecordError
+from ._moves import Draw, Pass, Play
+from ._state import GameState, RoundResult, RoundState
+from ._tiles import Tile
+from ._views import PlayerView, observe
 
 __all__ = ["determinize"]
 
+_BEFORE_ROUND = -1  # the acquisition time of the starting hand
+_ATTEMPTS = 100  # resamples allowed when a replay finds the round would have ended earlier
+
+
+@attrs.define
+class _Player:
+    """One seat's draw history: slots (acquisition times), proven no-play moments, plays from hand."""
+
+    slot_times: list[int]
+    slot_caps: list[int]
+    events: list[tuple[int, int]]  # (time, mask of values the player proved to hold no tile for)
+    played: list[tuple[Tile, int]]  # (tile, time) of plays from hand (not the tile just drawn)
+    slot_of_draw: dict[int, int]  # draw time -> slot index
+
+
+def _fits(tile: Tile, mask: int) -> bool:
+    return bool(tile.mask & mask)
+
+
+def _first_slot_from(times: Sequence[int], moment: int) -> int:
+    """Gets the index of the first slot acquired at ``moment`` or later (len(times) if none).
+
+    A no-play moment ``t`` constrains the tiles acquired before ``t``; the draw at ``t`` itself
+    brings a tile that was not part of the check.
+    """
+    for index, time in enumerate(times):
+        if time >= moment:
+            return index
+    return len(times)
+
+
+def _last_violation(player: _Player, tile: Tile, before: int) -> int:
+    """Gets the latest moment before ``before`` at which holding ``tile`` would contradict the history."""
+    latest = _BEFORE_ROUND - 1
+    for time, mask in player.events:
+        if time < before and _fits(tile, mask) and time > latest:
+            latest = time
+    return latest
+
+
+def _read_history(view: PlayerView) -> tuple[list[_Player], dict[int, Tile], Board]:
+    """Replays the public history on the board, collecting each player's slots and constraints."""
+    rules = view.rules
+    board = Board.start(view.board.nodes[0].tile, rules.arms_for(view.players))
+    seats = [_Player([_BEFORE_ROUND], [0], [], [], {}) for _ in range(view.players)]
+    identified: dict[int, Tile] = {}  # draw time -> tile, for draws played at once
+    open_draw: tuple[int, int] | None = None  # (player, time) of the last draw this turn
+    for time, (seat, move) in enumerate(view.history):
+        if type(seat) is not int or not 0 <= seat < view.players:
+            raise InvalidRecordError(f"history entry {time} names player {seat!r}, not a seat of the game")
+        player = seats[seat]
+        if open_draw is not None and open_draw[0] != seat:
+            open_draw = None
+        mask = board.playable_mask
+        if type(move) is Draw:
+            player.events.append((time, mask))  # DRAW-4 (or draw_until_playable: the last draw did not fit)
+            player.slot_of_draw[time] = len(player.slot_times)
+            player.slot_times.append(time)
+            player.slot_caps.append(1)
+            open_draw = (seat, time)
+        elif type(move) is Pass:
+            if open_draw is None or rules.drawn_tile == "must_play":
+                player.events.append((time, mask))  # YARD-2, or DRAW-2: the drawn tile did not fit
+            open_draw = None
+        elif type(move) is Play:
+            tile, onto = move.tile, move.onto
+            if type(tile) is not Tile or type(onto) is not int or not 0 <= onto < len(board.nodes):
+                raise InvalidRecordError(f"history entry {time} ({move!r}) is not a play onto the board")
+            if not (tile.mask >> board.nodes[onto].exposed & 1 and board.accepts(board.nodes[onto].exposed, onto)):
+                raise InvalidRecordError(f"history entry {time} ({move}) does not fit the board")
+            if open_draw is not None:
+                identified[open_draw[1]] = tile  # only the drawn tile may be played after a draw
+            else:
+                player.played.append((tile, time))
+            board = board.place(tile, onto)
+            open_draw = None
+        else:
+            raise InvalidRecordError(f"history entry {time} is {move!r}, not a move")
+    if board != view.board:
+        raise InvalidRecordError("the view's board is not the board its history builds")
+    # Draws played at once leave no slot: drop them, renumbering the rest.
+    for player in seats:
+        kept = [(t, c) for t, c in zip(player.slot_times, player.slot_caps, strict=True) if t not in identified]
+        player.slot_times = [t for t, _ in kept]
+        player.slot_caps = [c for _, c in kept]
+        player.slot_of_draw = {t: i for i, t in enumerate(player.slot_times) if t != _BEFORE_ROUND}
+    return seats, identified, board
+
+
+def _place_played(player: _Player, seat: int) -> list[list[Tile]]:
+    """Puts the tiles a player played from hand into the earliest slots that allow them (EDF)."""
+    times = player.slot_times
+    placed: list[list[Tile]] = [[] for _ in times]
+    spans: list[tuple[int, int, Tile]] = []
+    for tile, when in player.played:
+        low = _first_slot_from(times, _last_violation(player, tile, when))
+        high = _first_slot_from(times, when) - 1  # acquired before it was played
+        if low > high:
+            raise InvalidRecordError(f"player {seat}'s history is inconsistent: {tile} was played but never held")
+        spans.append((low, high, tile))
+    spans.sort(key=lambda span: span[0])
+    heap: list[tuple[int, int, Tile]] = []
+    next_span = 0
+    for index, cap in enumerate(player.slot_caps):
+        while next_span < len(spans) and spans[next_span][0] <= index:
+            low, high, tile = spans[next_span]
+            heapq.heappush(heap, (high, tile.index, tile))
+            next_span += 1
+        while heap and len(placed[index]) < cap:
+            high, _, tile = heapq.heappop(heap)
+            if high < index:
+                raise InvalidRecordError(f"player {seat}'s history is inconsistent: {tile} cannot have been held")
+            placed[index].append(tile)
+    if heap or next_span < len(spans):
+        raise InvalidRecordError(f"player {seat}'s history is inconsistent: more plays than tiles held")
+    return placed
+
+
+class _Placement:
+    """Tiles in places with fixed room, kept complete while tiles are fixed one by one."""
+
+    def __init__(self, allowed: dict[Tile, list[int]], room: list[int]) -> None:
+        self.allowed = allowed
+        self.room = room
+        self.members: list[set[Tile]] = [set() for _ in room]
+        self.at: dict[Tile, int] = {}
+        self.fixed: set[Tile] = set()
+        self.fixed_count = [0] * len(room)
+        for tile in sorted(allowed):
+            if not self._augment(tile):
+                raise InvalidRecordError(
+                    f"no placement of the unseen tiles fits the view's history ({tile} fits nowhere)"
+                )
+
+    def _augment(self, tile: Tile) -> bool:
+        """Places an unplaced tile, moving others along an alternating path if needed."""
+        parent: dict[int, tuple[int, Tile]] = {}  # place -> (previous place, tile moved into it)
+        frontier: list[tuple[int, Tile]] = [(-1, tile)]
+        seen: set[int] = set()
+        while frontier:
+            next_frontier: list[tuple[int, Tile]] = []
+            for origin, mover in frontier:
+                for place in self.allowed[mover]:
+                    if place in seen:
+                        continue
+                    seen.add(place)
+                    parent[place] = (origin, mover)
+                    if len(self.members[place]) < self.room[place]:
+                        self._shift(parent, place, stop=-1)
+                        return True
+                    next_frontier.extend((place, other) for other in self.members[place] if other not in self.fixed)
+            frontier = next_frontier
+        return False
+
+    def _shift(self, parent: dict[int, tuple[int, Tile]], place: int, stop: int) -> None:
+        """Moves each tile on the path ending at ``place`` one step along, back to ``stop``."""
+        while place != stop:
+            origin, mover = parent[place]
+            if origin >= 0:
+                self.members[origin].discard(mover)
+            self.members[place].add(mover)
+            self.at[mover] = place
+            place = origin
+
+    def _reroute(self, tile: Tile, target: int) -> bool:
+        """Moves ``tile`` to ``target``, pushing an unfixed tile out of it along a path to ``tile``'s place."""
+        home = self.at[tile]
+        parent: dict[int, tuple[int, Tile]] = {}
+        frontier = [target]
+        seen = {target}
+        while frontier:
+            next_frontier: list[int] = []
+            for origin in frontier:
+                for mover in self.members[origin]:
+                    if mover in self.fixed or mover is tile:
+                        continue
+                    for place in self.allowed[mover]:
+                        if place in seen:
+                            continue
+                        seen.add(place)
+                        parent[place] = (origin, mover)
+                        if place == home:
+                            self.members[home].discard(tile)
+                            self._shift(parent, place, stop=target)
+                            self.members[target].add(tile)
+                            self.at[tile] = target
+                            return True
+                        next_frontier.append(place)
+            frontier = next_frontier
+        return False
+
+    def fix(self, tile: Tile, rng: random.Random) -> None:
+        """Fixes ``tile`` in a place drawn with weight "room not yet fixed", among those still completable."""
+        choices = [place for place in self.allowed[tile] if self.room[place] > self.fixed_count[place]]
+        while True:
+            weights = [self.room[place] - self.fixed_count[place] for place in choices]
+            place = rng.choices(choices, weights)[0]
+            if place == self.at[tile] or self._reroute(tile, place):
+                break
+            choices.remove(place)
+        self.fixed.add(tile)
+        self.fixed_count[place] += 1
+
 
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
-    """Samples a game state consistent with ``view``: the hidden tiles shuffled over the other hands and the yard."""
-    seen = {*view.hand, *(node.tile for node in view.board.nodes)}
-    hidden = [tile for tile in full_set(view.rules.max_pip) if tile not in seen]
-    rng.shuffle(hidden)
-    hands: list[tuple[Tile, ...]] = []
-    at = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.player:
-            hands.append(view.hand)
-        else:
-            hands.append(tuple(hidden[at : at + size]))
-            at += size
-    round_ = RoundState(
-        rules=view.rules,
+    """Samples a whole game consistent with ``view``: hidden tiles spread over the other hands and the yard.
+
+    The sample matches the view exactly (``observe(sample, view.player) == view``) and never
+    contradicts the public history: a player who drew or passed for want of a play holds no
+    tile that fitted then, unless drawn later. The module documentation says how it samples,
+    its bias, and what is not reproduced (the seed; finished rounds' hidden details).
+
+    Raises :class:`InvalidRecordError` if no game fits the view (a view not made by
+    :func:`observe`).
+
+    >>> import random
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> for _ in range(12):
+    ...     game = cf.apply(game, cf.legal_moves(game)[0])
+    >>> view = cf.observe(game, 0)
+    >>> sample = cf.determinize(view, random.Random(1))
+    >>> cf.observe(sample, 0) == view, sample.round.hands[0] == game.round.hands[0]
+    (True, True)
+    """
+    if type(view) is not PlayerView:
+        raise TypeError(f"determinize takes a PlayerView (from observe), got {type(view).__name__}")
+    seats, identified, _ = _read_history(view)
+    for seat, player in enumerate(seats):
+        size = len(view.hand) if seat == view.player else view.hand_sizes[seat]
+        player.slot_caps[0] = size + len(player.played) - (len(player.slot_times) - 1)
+        if player.slot_caps[0] < 0:
+            raise InvalidRecordError(f"player {seat} holds {size} tiles, fewer than their history allows")
+    played_slots = [_place_played(player, seat) for seat, player in enumerate(seats)]
+    unseen = view.unseen
+    for _ in range(_ATTEMPTS):
+        round_ = _sample_round(view, seats, played_slots, identified, unseen, rng)
+        if round_ is not None:
+            return _game(view, round_, rng)
+    raise InvalidRecordError("no sampled deal replays the view's history; is the view from observe()?")
+
+
+def _sample_round(
+    view: PlayerView,
+    seats: list[_Player],
+    played_slots: list[list[list[Tile]]],
+    identified: dict[int, Tile],
+    unseen: tuple[Tile, ...],
+    rng: random.Random,
+) -> RoundState | None:
+    # Places: one per (seat, slot) with room left after the played tiles, then the yard.
+    places: list[tuple[int, int]] = []
+    room: list[int] = []
+    for seat, player in enumerate(seats):
+        for index, cap in enumerate(player.slot_caps):
+            left = cap - len(played_slots[seat][index])
+            if left < 0:
+                raise InvalidRecordError(f"player {seat}'s history is inconsistent with their hand size")
+            if left:
+                places.append((seat, index))
+                room.append(left)
+    yard_place = len(places)
+    room.append(view.yard_size)
+    allowed: dict[Tile, list[int]] = {}
+    own = set(view.hand)
+    # The viewer's own drawn tile sits in their last slot, and nothing else does.
+    drawn_place = places.index((view.player, len(seats[view.player].slot_times) - 1)) if view.drawn else None
+    for tile in (*view.hand, *unseen):
+        options: list[int] = []
+        for place, (seat, index) in enumerate(places):
+            if (seat == view.player) != (tile in own):
+                continue
+            if drawn_place is not None and (place == drawn_place) != (tile is view.drawn):
+                continue
+            player = seats[seat]
+            if index >= _first_slot_from(player.slot_times, _last_violation(player, tile, len(view.history))):
+                options.append(place)
+        if tile not in own:
+            options.append(yard_place)
+        allowed[tile] = options
+    placement = _Placement(allowed, room)
+    order = list(unseen)
+    rng.shuffle(order)
+    for tile in order:
+        placement.fix(tile, rng)
+    slots: list[list[list[Tile]]] = [[list(tiles) for tiles in seat_slots] for seat_slots in played_slots]
+    for place, (seat, index) in enumerate(places):
+        slots[seat][index].extend(sorted(placement.members[place]))
+    yard = sorted(placement.members[yard_place])
+    rng.shuffle(yard)
+    return _replay(view, seats, slots, identified, yard, rng)
+
+
+def _replay(
+    view: PlayerView,
+    seats: list[_Player],
+    slots: list[list[list[Tile]]],
+    identified: dict[int, Tile],
+    yard: list[Tile],
+    rng: random.Random,
+) -> RoundState | None:
+    """Rebuilds the round's start from the sampled slots and replays the history; ``None`` if it fails."""
+    drawn: list[Tile] = []
+    for time, (seat, move) in enumerate(view.history):
+        if type(move) is Draw:
+            tile = identified.get(time)
+            if tile is None:
+                (tile,) = slots[seat][seats[seat].slot_of_draw[time]]
+            drawn.append(tile)
+    hands = []
+    for seat in range(view.players):
+        hand = list(slots[seat][0])
+        rng.shuffle(hand)
+        hands.append(tuple(hand))
+    history = view.history
+    first = history[0][0] if history else view.current_player
+    rules = view.rules
+    state = RoundState(
+        rules=rules,
         hands=tuple(hands),
-        yard=tuple(hidden[at:]),
-        board=view.board,
-        current_player=view.current_player if view.current_player is not None else view.player,
+        yard=(*drawn, *yard),
+        board=Board.start(view.board.nodes[0].tile, rules.arms_for(view.players)),
+        current_player=first if first is not None else 0,
         reserve=view.reserve,
-        drawn=view.drawn,
-        is_over=view.is_over,
     )
-    return GameState(
-        rules=view.rules,
-        players=view.players,
-        seed=0,
+    try:
+        for _, move in history:
+            state = apply(state, move)
+    except IllegalMoveError:
+        return None  # this deal would have ended the round earlier, or blocked a move
+    if state.is_over != view.is_over:
+        return None
+    ordered = (*state.hands[: view.player], view.hand, *state.hands[view.player + 1 :])
+    if sorted(ordered[view.player]) != sorted(state.hands[view.player]):
+        raise InvalidRecordError("the viewer's hand does not match their history")  # pragma: no cover
+    return attrs.evolve(state, hands=ordered)
+
+
+def _game(view: PlayerView, round_: RoundState, rng: random.Random) -> GameState:
+    rules, players = view.rules, view.players
+    results = []
+    for number, (double, scores, went_out) in enumerate(
+        zip(view.round_doubles, view.round_scores, view.round_went_out, strict=True)
+    ):
+        if view.is_over and number == len(view.round_scores) - 1:
+            final = round_
+        else:
+            final = RoundState(
+                rules=rules,
+                hands=((),) * players,
+                yard=(),
+                board=Board.start(Tile(double, double), rules.arms_for(players)),
+                current_player=0,
+                reserve=rules.reserve_for(players),
+                is_over=True,
+                went_out=went_out,
+            )
+        results.append(RoundResult(double=double, scores=scores, went_out=went_out, final=final))
+    game = GameState(
+        rules=rules,
+        players=players,
+        seed=rng.getrandbits(63),
         round=round_,
         round_index=view.round_index,
         totals=view.totals,
+        results=tuple(results),
+        winners=view.winners,
     )
+    if observe(game, view.player) != view:
+        raise InvalidRecordError("no game fits the view: is it from observe()?")
+    return game

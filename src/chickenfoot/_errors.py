@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalMoveError", "InvalidMoveError", "RulesError"]
+__all__ = ["IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "RulesError"]
 
 
 class RulesError(ValueError):
@@ -18,4 +18,13 @@ class IllegalMoveError(ValueError):
 
     The message says why, e.g. ``"9-5 does not match node 3, which offers a 4"``.
     The state the move was applied to is never changed.
+    """
+
+
+class InvalidRecordError(ValueError):
+    """Raised when saved data cannot be read: position text, JSON, a game record, or a view.
+
+    The message names what is wrong (a missing field, a tile held twice, a tile that does not
+    fit the node it is placed on, an unsupported version) and where. Nothing else escapes the
+    readers: no ``KeyError``, ``TypeError`` or ``IndexError``.
     """

@@ -1,6 +1,11 @@
-"""Player views (stand-in for issue 3's module, written to the documented contract).
+"""What one seated player may know: a pure projection of a game, with nothing hidden leaking.
 
-Only what the bots need: ``observe`` projects a game onto one seat.
+A :class:`PlayerView` holds the viewer's own hand, the whole board, every hand's size, the
+yard's size (not its order), the scores, and the public history of the round in play (who
+played what where, who drew, who passed; a draw never shows the tile). Past rounds appear
+only as their doubles, scores and who went out, never as their final states, which hold the
+yard. Two games that differ only in what the viewer cannot see give equal views with equal
+``repr``.
 """
 
 from __future__ import annotations
@@ -8,41 +13,105 @@ from __future__ import annotations
 import attrs
 
 from ._board import Board
-from ._engine import legal_moves
+from ._engine import legal_moves as _legal_moves
 from ._moves import Move
 from ._rules import Rules
 from ._state import GameState, PlayerIndex, Turn
-from ._tiles import Tile
+from ._tiles import Tile, full_set
 
 __all__ = ["PlayerView", "observe"]
 
 
 @attrs.frozen
 class PlayerView:
-    """What one player may know of a game."""
+    """Everything player :attr:`player` may know about a game, and nothing more.
+
+    Build one with :func:`observe`; sample full games consistent with it with
+    :func:`~chickenfoot.determinize`.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> view = cf.observe(game, 3)
+    >>> view.hand_sizes, view.yard_size, view.current_player == 3, len(view.legal_moves) > 0
+    ((11, 11, 11, 11), 10, True, True)
+    """
 
     player: PlayerIndex
+    """The seat this view belongs to."""
     rules: Rules
+    """The rules in force."""
     players: int
+    """The number of players."""
     round_index: int
+    """The 0-based number of the round in play (or the last round, once the game is over)."""
     hand: tuple[Tile, ...]
+    """The viewer's own tiles, in the engine's order."""
     board: Board
+    """The layout, open to all."""
     hand_sizes: tuple[int, ...]
+    """How many tiles each player holds, by seat."""
     yard_size: int
+    """How many tiles are left in the yard (their order is hidden)."""
     reserve: int
+    """How many yard tiles may never be drawn this round (YARD-1)."""
     drawn: Tile | None
+    """The tile the viewer drew this turn, if it is their turn and they drew; else ``None``."""
     current_player: PlayerIndex | None
+    """The player to move, or ``None`` once the game is over."""
     totals: tuple[int, ...]
+    """Each player's score summed over the finished rounds."""
+    round_doubles: tuple[int, ...]
+    """The center double's value of each finished round, oldest first."""
     round_scores: tuple[tuple[int, ...], ...]
+    """Each finished round's scores by seat, oldest first."""
+    round_went_out: tuple[PlayerIndex | None, ...]
+    """Who went out in each finished round (``None`` for a blocked round), oldest first."""
+    winners: tuple[PlayerIndex, ...]
+    """The winners once the game is over; empty until then."""
     history: tuple[Turn, ...]
+    """Every ``(player, move)`` of the round in play, oldest first; a :class:`Draw` shows no tile."""
     legal_moves: tuple[Move, ...]
+    """The viewer's legal moves when it is their turn, in the engine's order; else empty."""
     is_over: bool
+    """Whether the game is over."""
+
+    @property
+    def is_my_turn(self) -> bool:
+        """Tells whether the viewer is the player to move."""
+        return self.current_player == self.player
+
+    @property
+    def unseen(self) -> tuple[Tile, ...]:
+        """Gets the tiles the viewer cannot see (other hands and the yard), in set order.
+
+        >>> import chickenfoot as cf
+        >>> view = cf.observe(cf.new_game(cf.Rules.trains(), players=4, seed=7), 0)
+        >>> len(view.unseen) == sum(view.hand_sizes) - len(view.hand) + view.yard_size
+        True
+        """
+        seen = {node.tile for node in self.board.nodes}
+        seen.update(self.hand)
+        return tuple(tile for tile in full_set(self.rules.max_pip) if tile not in seen)
 
 
 def observe(state: GameState, player: PlayerIndex) -> PlayerView:
-    """Projects ``state`` onto what ``player`` may know."""
+    """Projects ``state`` onto what ``player`` may know (see :class:`PlayerView`).
+
+    Raises :class:`ValueError` if ``player`` is not a seat of the game.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=1)
+    >>> view = cf.observe(game, 0)
+    >>> view.hand == game.round.hands[0], view.history
+    (True, ())
+    """
+    if type(state) is not GameState:
+        raise TypeError(f"observe takes a GameState, got {type(state).__name__}")
+    if type(player) is not int or not 0 <= player < state.players:
+        raise ValueError(f"player must be a seat from 0 to {state.players - 1}, got {player!r}")
     round_ = state.round
-    mine = state.current_player == player
+    current = state.current_player
+    mine = current == player
     return PlayerView(
         player=player,
         rules=state.rules,
@@ -54,10 +123,13 @@ def observe(state: GameState, player: PlayerIndex) -> PlayerView:
         yard_size=len(round_.yard),
         reserve=round_.reserve,
         drawn=round_.drawn if mine else None,
-        current_player=state.current_player,
+        current_player=current,
         totals=state.totals,
+        round_doubles=tuple(result.double for result in state.results),
         round_scores=tuple(result.scores for result in state.results),
+        round_went_out=tuple(result.went_out for result in state.results),
+        winners=state.winners,
         history=round_.history,
-        legal_moves=legal_moves(state) if mine else (),
+        legal_moves=_legal_moves(state) if mine else (),
         is_over=state.is_over,
     )

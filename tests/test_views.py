@@ -1,0 +1,162 @@
+"""Player views (no hidden information leaks) and determinization (consistent with view and history)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import attrs
+import pytest
+from hypothesis import given, strategies as st
+
+import chickenfoot as cf
+from _games import games, play_randomly
+
+
+def _hide_differently(state: cf.RoundState, viewer: int, rng: random.Random) -> cf.RoundState:
+    """Swaps tiles the viewer cannot see between other hands and the yard, and shuffles the yard."""
+    others = [seat for seat in range(state.players) if seat != viewer]
+    hands = [list(hand) for hand in state.hands]
+    yard = list(state.yard)
+    keep = state.drawn  # the current player's drawn tile must stay theirs
+    places = [(seat, i) for seat in others for i, tile in enumerate(hands[seat]) if tile is not keep]
+    places += [(-1, i) for i in range(len(yard))]
+    for _ in range(20):
+        if len(places) < 2:
+            break
+        (a, i), (b, j) = rng.sample(places, 2)
+        first = hands[a] if a >= 0 else yard
+        second = hands[b] if b >= 0 else yard
+        first[i], second[j] = second[j], first[i]
+    rng.shuffle(yard)
+    return attrs.evolve(state, hands=tuple(map(tuple, hands)), yard=tuple(yard))
+
+
+@given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
+def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: random.Random) -> None:
+    viewer = seat % game.players
+    other = attrs.evolve(game, round=_hide_differently(game.round, viewer, rng), seed=game.seed + 1)
+    view = cf.observe(game, viewer)
+    assert view == cf.observe(other, viewer)
+    assert repr(view) == repr(cf.observe(other, viewer))
+
+
+@given(games(max_steps=60), st.integers(0, 3))
+def test_view_shows_own_hand_and_public_facts(game: cf.GameState, seat: int) -> None:
+    viewer = seat % game.players
+    view = cf.observe(game, viewer)
+    state = game.round
+    assert view.hand == state.hands[viewer]
+    assert view.board == state.board
+    assert view.hand_sizes == tuple(map(len, state.hands))
+    assert view.yard_size == len(state.yard)
+    assert view.history == state.history
+    assert view.legal_moves == (cf.legal_moves(game) if game.current_player == viewer else ())
+    assert view.round_scores == tuple(result.scores for result in game.results)
+    assert len(view.unseen) == sum(map(len, state.hands)) - len(state.hands[viewer]) + len(state.yard)
+
+
+def test_view_of_another_players_draw_hides_the_tile() -> None:
+    rng = random.Random(3)
+    for seed in range(200):
+        game = play_randomly(cf.new_game(cf.Rules.trains(), 4, seed), 60, rng)
+        if game.round.drawn is not None:
+            drawer = game.round.current_player
+            assert cf.observe(game, drawer).drawn is game.round.drawn
+            assert cf.observe(game, (drawer + 1) % 4).drawn is None
+            assert str(game.round.drawn) not in repr(cf.observe(game, (drawer + 1) % 4).history)
+            return
+    pytest.fail("no position with a drawn tile found")
+
+
+def test_observe_rejects_a_seat_outside_the_game() -> None:
+    game = cf.new_game(cf.Rules.trains(), 3, seed=0)
+    with pytest.raises(ValueError, match="seat from 0 to 2"):
+        cf.observe(game, 3)
+
+
+def _proven_absent(view: cf.PlayerView, seat: int) -> list[tuple[int, int, int]]:
+    """Lists (time, mask, draws at or after time) for each moment ``seat`` showed they held no play.
+
+    Written from the rules, apart from the implementation: a draw or a pass that starts a turn
+    proves the whole hand had no tile fitting the board's open values (DRAW-4, YARD-2).
+    """
+    board = cf.Board.start(view.board.center, view.rules.arms_for(view.players))
+    found = []
+    previous: cf.Turn | None = None
+    history = view.history
+    for time, (player, move) in enumerate(history):
+        starts_turn = previous is None or previous[0] != player or type(previous[1]) is cf.Play
+        if player == seat and starts_turn and type(move) in (cf.Draw, cf.Pass):
+            later_draws = sum(1 for p, m in history[time:] if p == seat and type(m) is cf.Draw)
+            found.append((time, board.playable_mask, later_draws))
+        if type(move) is cf.Play:
+            board = board.place(move.tile, move.onto)
+        previous = (player, move)
+    return found
+
+
+@given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
+def test_determinize_matches_the_view_and_never_contradicts_the_history(
+    game: cf.GameState, seat: int, rng: random.Random
+) -> None:
+    viewer = seat % game.players
+    view = cf.observe(game, viewer)
+    sample = cf.determinize(view, rng)
+    assert cf.observe(sample, viewer) == view
+    state = sample.round
+    every = sorted(
+        [*(tile for hand in state.hands for tile in hand), *state.yard, *(n.tile for n in state.board.nodes)]
+    )
+    assert every == list(cf.full_set(game.rules.max_pip))
+    if state.drawn is not None:
+        assert state.drawn in state.hands[state.current_player]
+    for other in range(game.players):
+        for _, mask, later_draws in _proven_absent(view, other):
+            fitting = [tile for tile in state.hands[other] if tile.mask & mask]
+            assert len(fitting) <= later_draws, (other, fitting)
+    # The sample is a live game: it plays on to the end without error.
+    play_randomly(sample, 500, rng)
+
+
+def test_determinize_is_uniform_without_history() -> None:
+    game = cf.new_game(cf.Rules.cross(), 3, seed=11)
+    view = cf.observe(game, 0)
+    tile = view.unseen[0]
+    rng = random.Random(0)
+    where = Counter()
+    runs = 600
+    for _ in range(runs):
+        state = cf.determinize(view, rng).round
+        holder = next((seat for seat in (1, 2) if tile in state.hands[seat]), "yard")
+        where[holder] += 1
+    unseen = len(view.unseen)
+    for seat in (1, 2):
+        expected = runs * view.hand_sizes[seat] / unseen
+        assert abs(where[seat] - expected) < 4 * (expected**0.5)
+
+
+def test_determinize_respects_a_draw_for_want_of_a_play() -> None:
+    rng = random.Random(5)
+    for seed in range(300):
+        game = cf.new_game(cf.Rules.trains(), 3, seed)
+        game = play_randomly(game, 30, rng)
+        view = cf.observe(game, 0)
+        absent = [(t, mask, later) for seat in (1, 2) for t, mask, later in _proven_absent(view, seat) if later == 1]
+        if absent:
+            break
+    else:
+        pytest.fail("no opponent drew for want of a play")
+    for _ in range(30):
+        state = cf.determinize(view, rng).round
+        for seat in (1, 2):
+            for _, mask, later in _proven_absent(view, seat):
+                assert sum(1 for tile in state.hands[seat] if tile.mask & mask) <= later
+
+
+def test_determinize_rejects_a_forged_view() -> None:
+    game = play_randomly(cf.new_game(cf.Rules.trains(), 3, seed=2), 10, random.Random(0))
+    view = cf.observe(game, 0)
+    forged = attrs.evolve(view, hand_sizes=(view.hand_sizes[0], view.hand_sizes[1] + 5, view.hand_sizes[2]))
+    with pytest.raises(cf.InvalidRecordError):
+        cf.determinize(forged, random.Random(0))
