@@ -158,7 +158,9 @@ class SearchBot:
     plays the round out with a cheap greedy policy, and credits every player with
     ``1 - score / worst score`` of the round. It then plays the most visited move. The budget is
     ``simulations`` per decision, or ``seconds`` if given (a time budget is not reproducible).
-    Forced moves (a single legal move) are made without search.
+    Sampling a world that respects the public history costs about as much as a playout, so the
+    simulations cycle through ``worlds`` samples per decision (``worlds=simulations`` samples
+    afresh every time). Forced moves (a single legal move) are made without search.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
@@ -174,16 +176,20 @@ class SearchBot:
         seconds: float | None = None,
         seed: int = 0,
         exploration: float = 0.7,
+        worlds: int = 20,
     ) -> None:
         """Builds a search bot with a budget of ``simulations`` per move (or ``seconds``) and a seed."""
         if type(simulations) is not int or simulations < 1:
             raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
+        if type(worlds) is not int or worlds < 1:
+            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
         self.simulations = simulations
         self.seconds = seconds
         self.seed = seed
         self.exploration = exploration
+        self.worlds = worlds
 
     def __repr__(self) -> str:
         budget = f", seconds={self.seconds}" if self.seconds is not None else ""
@@ -197,9 +203,12 @@ class SearchBot:
         rng = _view_rng(self.seed, view)
         root = _Node(mover=-1)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        worlds: list[RoundState] = []
         done = 0
         while done < self.simulations if deadline is None else time.perf_counter() < deadline:
-            self._simulate(root, determinize(view, rng).round, rng)
+            if len(worlds) < self.worlds:
+                worlds.append(determinize(view, rng).round)
+            self._simulate(root, worlds[done % len(worlds)], rng)
             done += 1
         return max(moves, key=lambda move: root.children[move].visits if move in root.children else -1)
 
