@@ -39,6 +39,7 @@ from ._state import (
     RoundState as RoundState,
     Turn as Turn,
 )
+from ._svg import render_svg as render_svg
 from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
 from ._tournament import (
     BotSpecError as BotSpecError,
@@ -92,6 +93,7 @@ __all__ = [
     "observe",
     "parse_move",
     "play_game",
+    "render_svg",
     "render_text",
     "round_scores",
     "run_tournament",
