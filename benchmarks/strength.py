@@ -2,7 +2,9 @@
 
     PYTHONPATH=src python benchmarks/strength.py --games 500 --simulations 100 --workers 2
 
-Seats rotate game by game, and every game is seeded, so the figures reproduce exactly.
+These are the games of ``chickenfoot tournament --bots search:100,greedy,greedy,greedy --games 500
+--seed 0`` (same seeds, seats rotated, same standings); this script also appends each finished game
+to ``--log`` as a JSON line and resumes from it, so a long run can be stopped and continued.
 """
 
 from __future__ import annotations
@@ -11,37 +13,65 @@ import argparse
 import json
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import attrs
 
 import chickenfoot as cf
 
 
+def _play(task: tuple[tuple[str, ...], int, int]) -> cf.GameOutcome:
+    lineup, seed, index = task
+    return cf.play_game(cf.Rules.trains(), lineup, seed, index)
+
+
+def _load(log: Path) -> dict[int, cf.GameOutcome]:
+    done: dict[int, cf.GameOutcome] = {}
+    if log.exists():
+        for line in log.read_text().splitlines():
+            data = json.loads(line)
+            done[data["index"]] = cf.GameOutcome(
+                index=data["index"],
+                seed=data["seed"],
+                seats=tuple(data["seats"]),
+                round_scores=tuple(tuple(scores) for scores in data["round_scores"]),
+                totals=tuple(data["totals"]),
+                winners=tuple(data["winners"]),
+            )
+    return done
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--simulations", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--opponent", default="greedy")
+    parser.add_argument("--log", type=Path, default=None, help="JSON-lines file of finished games (resumed)")
     args = parser.parse_args()
-    search = f"search:{args.simulations}"
-    lineup = [search, args.opponent, args.opponent, args.opponent]
+    lineup = (f"search:{args.simulations}", args.opponent, args.opponent, args.opponent)
+    log = args.log or Path(f"strength-{lineup[0].replace(':', '')}-{args.seed}.jsonl")
+    done = _load(log)
+    todo = [(lineup, args.seed, index) for index in range(args.games) if index not in done]
     started = time.perf_counter()
-
-    def progress(done: int, total: int) -> None:
-        if done % 25 == 0 or done == total:
-            print(f"{done}/{total} games, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
-
-    result = cf.run_tournament(lineup, args.games, seed=args.seed, workers=args.workers, progress=progress)
-    rows = [attrs.asdict(standing) for standing in result.standings]
-    seconds = time.perf_counter() - started
-    print(
-        json.dumps(
-            {"lineup": lineup, "games": args.games, "seed": args.seed, "seconds": round(seconds), "standings": rows},
-            indent=2,
-        )
-    )
+    with ProcessPoolExecutor(max_workers=args.workers) as pool, log.open("a") as sink:
+        for outcome in pool.map(_play, todo):
+            done[outcome.index] = outcome
+            sink.write(json.dumps(attrs.asdict(outcome)) + "\n")
+            sink.flush()
+            if len(done) % 25 == 0:
+                print(f"{len(done)}/{args.games} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    outcomes = tuple(done[index] for index in sorted(done) if index < args.games)
+    result = cf.TournamentResult(rules=cf.Rules.trains(), lineup=lineup, seed=args.seed, outcomes=outcomes)
+    report = {
+        "lineup": list(lineup),
+        "games": len(outcomes),
+        "seed": args.seed,
+        "standings": [attrs.asdict(standing) for standing in result.standings],
+    }
+    print(json.dumps(report, indent=2))
     return 0
 
 

@@ -1,0 +1,173 @@
+"""The command line: every command runs, usage errors exit 2 with a message, never a traceback."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+
+import attrs
+import pytest
+
+pytest.importorskip("click")
+pytest.importorskip("rich")
+
+import chickenfoot as cf
+from chickenfoot.cli import main
+from chickenfoot.cli._records import RecordError, load_record, save_record
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--bogus"], "--bogus"),
+        (["simulate", "--players", "9"], "'--players'"),
+        (["simulate", "--players", "eight"], "'eight'"),
+        (["simulate", "--preset", "mexican"], "'mexican'"),
+        (["simulate", "--players", "8", "--preset", "cross"], "need 57 tiles"),
+        (["simulate", "--bots", "chess"], "unknown bot 'chess'"),
+        (["simulate", "--bots", "greedy,random"], "2 bots given for 4 seats"),
+        (["simulate", "--rule", "max_pip=10"], "max_pip must be one of"),
+        (["simulate", "--rule", "colour=red"], "unknown rules option(s) colour"),
+        (["simulate", "--rule", "max_pip"], "write NAME=VALUE"),
+        (["play", "--seat", "3", "--players", "2"], "seat 3 does not exist"),
+        (["tournament", "--games", "0"], "'--games'"),
+        (["tournament", "--bots", "greedy"], "two or more bots"),
+        (["tournament", "--backend", "spark"], "'spark'"),
+        (["tournament", "--address", "auto"], "--address is for --backend ray"),
+        (["replay", "no-such-file.json"], "does not exist"),
+        (["rules", "mexican"], "'mexican'"),
+        (["dance"], "'dance'"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_clear_message(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in out + err
+
+
+def test_every_option_is_documented_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in ("simulate", "play", "tournament", "replay", "rules"):
+        assert command in out
+        code, text, _ = run(capsys, command, "--help")
+        assert code == 0
+        options = [word for word in text.split() if word.startswith("--")]
+        assert options  # every command has options, and each comes with its help text:
+        for line in text.splitlines():
+            if line.strip().startswith("--"):
+                assert len(line.split("  ")) > 1 or line.strip().endswith("]")
+
+
+def test_simulate_prints_every_round_and_writes_pictures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "simulate", "--players", "3", "--seed", "2", "--svg", str(tmp_path / "svg"))
+    assert code == 0
+    for number in range(1, 11):
+        assert f"Round {number}:" in out
+    assert "winner" in out
+    pictures = sorted((tmp_path / "svg").glob("round-*.svg"))
+    assert [p.name for p in pictures] == [f"round-{n:02d}.svg" for n in range(1, 11)]
+    assert all(p.read_text().startswith("<svg") for p in pictures)
+
+
+def test_simulate_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    # The same game through the library: the totals the command prints are the game's.
+    code, out, _ = run(capsys, "simulate", "--players", "2", "--seed", "5", "--bots", "random")
+    assert code == 0
+    game = cf.new_game(cf.Rules.trains(), players=2, seed=5)
+    from chickenfoot._tournament import _derive
+
+    bots = [cf.RandomBot(seed=_derive(5, "simulate", seat)) for seat in range(2)]
+    while not game.is_over:
+        player = game.round.current_player
+        game = cf.apply(game, bots[player](cf.observe(game, player)))
+    total_line = next(line for line in out.splitlines() if line.startswith("│ total"))
+    numbers = [int(word) for word in total_line.replace("*", " ").replace("│", " ").split() if word.isdigit()]
+    assert tuple(numbers) == game.totals
+
+
+def test_rules_explains_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    for preset in ("trains", "cross"):
+        code, out, _ = run(capsys, "rules", preset)
+        assert code == 0
+        for field in attrs.fields(cf.Rules):
+            assert field.name in out
+    code, out, _ = run(capsys, "rules", "cross", "--players", "8")
+    assert code == 0
+    assert "cannot be dealt" in out
+
+
+def test_tournament_writes_json_and_csv(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["tournament", "--games", "3", "--bots", "greedy,random", "--workers", "1", "--rule", "max_pip=6"]
+    code, out, _ = run(capsys, *argv, "--json", str(tmp_path / "t.json"), "--csv", str(tmp_path / "t.csv"))
+    assert code == 0
+    assert "mean score/round" in out
+    data = json.loads((tmp_path / "t.json").read_text())
+    expected = cf.run_tournament(["greedy", "random"], games=3, workers=1, rules=cf.Rules.trains(max_pip=6))
+    assert data["standings"] == [attrs.asdict(standing) for standing in expected.standings]
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "t.csv").read_text())))
+    assert [row["bot"] for row in rows] == ["greedy", "random"]
+    assert float(rows[0]["win_rate"]) == pytest.approx(expected.standings[0].win_rate)
+
+
+def test_tournament_json_to_stdout_is_pure_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "--games", "2", "--bots", "greedy,random", "--workers", "1", "--json", "-")
+    assert code == 0
+    assert json.loads(out)["games"] == 2  # the table and progress went to stderr
+
+
+def _finished_game(seed: int = 4) -> cf.GameState:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=seed)
+    while not game.is_over:
+        game = cf.apply(game, cf.GreedyBot()(cf.observe(game, game.round.current_player)))
+    return game
+
+
+def test_replay_steps_by_round_and_by_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = _finished_game()
+    path = save_record(game, tmp_path / "game.json")
+    assert load_record(path)[-1] == game
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert out.count("Round ") >= 7
+    code, out, _ = run(capsys, "replay", str(path), "--by", "move")
+    assert code == 0
+    assert f"{len(game.moves)}. round 7" in out
+
+
+def test_replay_refuses_bad_records_cleanly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = save_record(_finished_game(), tmp_path / "game.json")
+    record = json.loads(path.read_text())
+    record["moves"][3] = "6-6@0"
+    path.write_text(json.dumps(record))
+    with pytest.raises(RecordError, match="move 4"):
+        load_record(path)
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 1
+    assert "move 4" in err
+    (tmp_path / "junk.json").write_text("{not json")
+    code, _, err = run(capsys, "replay", str(tmp_path / "junk.json"))
+    assert code == 1
+    assert "not JSON" in err
+    assert "Traceback" not in err
+
+
+def test_without_the_cli_extra_the_command_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "rich", None)  # as if rich were not installed
+    code, _, err = run(capsys, "simulate")
+    assert code == 1
+    assert "pip install 'chickenfoot[cli]'" in err
