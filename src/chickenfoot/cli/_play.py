@@ -29,11 +29,12 @@ HELP = (
 )
 
 
-def describe(move: Move) -> str:
-    """Says a move in words."""
+def describe(move: Move, *, you: bool = False) -> str:
+    """Says a move in words, as a bot's (``plays``) or as the person's (``play``)."""
+    ending = "" if you else "s"
     if type(move) is Play:
-        return f"plays {move.tile} onto #{move.onto}"
-    return "draws" if type(move) is Draw else "passes"
+        return f"play{ending} {move.tile} onto #{move.onto}"
+    return f"draw{ending}" if type(move) is Draw else ("pass" if you else "passes")
 
 
 class _Session:
@@ -143,7 +144,7 @@ class _Session:
             else:
                 move = self.choose(line)
                 if move is not None:
-                    self.say(f"you {describe(move)}")
+                    self.say(f"you {describe(move, you=True)}")
                     self.apply(move)
                     return True
 
