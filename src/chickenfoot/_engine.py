@@ -12,6 +12,7 @@ from ._board import Board
 from ._deal import deal_round
 from ._errors import IllegalMoveError
 from ._moves import DRAW, PASS, Draw, Move, Pass, Play
+from ._rules import Rules
 from ._scoring import round_scores, winners
 from ._state import GameState, RoundResult, RoundState
 from ._tiles import Tile
@@ -32,7 +33,7 @@ def _play(tile: Tile, onto: int) -> Play:
     return play
 
 
-def new_game(rules: object, players: int, seed: int = 0) -> GameState:
+def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
     """Starts a game: checks the configuration (DEAL-1) and deals the first round.
 
     >>> import chickenfoot as cf
@@ -40,8 +41,6 @@ def new_game(rules: object, players: int, seed: int = 0) -> GameState:
     >>> game.round_index, game.totals, str(game.round.board.center)
     (0, (0, 0, 0, 0), '9-9')
     """
-    from ._rules import Rules
-
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r}")
     if type(seed) is not int:

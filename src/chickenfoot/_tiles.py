@@ -42,12 +42,12 @@ class Tile:
     _interned: ClassVar[dict[tuple[int, int], Tile]] = {}
 
     def __new__(cls, a: Pip, b: Pip) -> Self:
+        if not (type(a) is int and type(b) is int and 0 <= a <= MAX_SUPPORTED_PIP and 0 <= b <= MAX_SUPPORTED_PIP):
+            raise ValueError(f"a tile's pips are whole numbers from 0 to {MAX_SUPPORTED_PIP}, got {a!r} and {b!r}")
         key = (a, b) if a >= b else (b, a)
         tile = cls._interned.get(key)
         if tile is None:
             high, low = key
-            if not (type(low) is int and type(high) is int and 0 <= low <= high <= MAX_SUPPORTED_PIP):
-                raise ValueError(f"a tile's pips are whole numbers from 0 to {MAX_SUPPORTED_PIP}, got {a!r} and {b!r}")
             tile = object.__new__(cls)
             object.__setattr__(tile, "high", high)
             object.__setattr__(tile, "low", low)

@@ -97,6 +97,7 @@ def simulate(
         if svg_dir is not None:
             (svg_dir / f"round-{number:02d}.svg").write_text(render_svg(result.final, title=title), encoding="utf-8")
     console.print(score_table(game, names))
+    console.print("totals: " + "  ".join(f"P{seat}={total}" for seat, total in enumerate(game.totals)))
     winners = ", ".join(f"P{seat} {names[seat]}" for seat in game.winners)
     console.print(f"[bold]winner{'s' if len(game.winners) > 1 else ''}: {winners}[/]")
     if svg_dir is not None:

@@ -1,0 +1,106 @@
+"""Scoring rounds and choosing winners: SCORE-1, SCORE-2, GAME-1, TIE-1, TIE-2."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import chickenfoot as cf
+from chickenfoot import Rules
+from helpers import position
+
+TRAINS = Rules.trains()
+CROSS = Rules.cross()
+FINAL = position(TRAINS, ["1-0", "2-0"], yard="", current=0)
+
+
+def _results(rounds: list[tuple[int, ...]]) -> tuple[cf.RoundResult, ...]:
+    return tuple(cf.RoundResult(double=9 - i, scores=s, went_out=None, final=FINAL) for i, s in enumerate(rounds))
+
+
+@pytest.mark.rule("SCORE-1")
+def test_score_1_players_score_what_is_left_in_hand_and_the_one_who_went_out_scores_0() -> None:
+    state = position(TRAINS, ["5-3", "8-8 4-1", "6-2 0-0"], plays="9-5@0 9-4@0 9-6@0", yard="1-1 2-2", current=0)
+    after = cf.apply(state, cf.parse_move("5-3@1"))
+    assert after.went_out == 0
+    assert cf.round_scores(after) == (0, 16 + 5, 8 + 0)
+
+
+@pytest.mark.rule("SCORE-1")
+def test_score_1_a_blocked_round_scores_every_hand() -> None:
+    state = position(TRAINS, ["5-3 7-7", "8-8 6-6"], plays="9-5@0 9-4@0", yard="0-0", current=0, reserve=1)
+    after = cf.apply(state, cf.parse_move("5-3@1"))
+    assert after.is_over
+    assert after.went_out is None
+    assert cf.round_scores(after) == (14, 28)
+
+
+@pytest.mark.rule("SCORE-2")
+def test_score_2_double_blank_is_50_in_cross_and_0_in_trains_unless_set() -> None:
+    hands = ["9-4", "0-0 1-0"]
+    for rules, expected in ((CROSS, 51), (TRAINS, 1), (Rules.trains(double_blank_value=50), 51)):
+        state = position(rules, hands, plays="9-5@0", arms=2, yard="", current=0, reserve=0)
+        after = cf.apply(state, cf.parse_move("9-4@0"))
+        assert after.went_out == 0
+        assert cf.round_scores(after) == (0, expected)
+
+
+@pytest.mark.rule("SCORE-1")
+def test_going_out_on_a_double_variant_charges_the_penalty() -> None:
+    hands = ["5-5", "5-1 4-1"]
+    for rules, expected in ((TRAINS, 0), (Rules.trains(double_out_penalty=50), 50)):
+        state = position(rules, hands, plays="9-5@0 9-4@0", yard="6-6 0-0", current=0)
+        after = cf.apply(state, cf.parse_move("5-5@1"))
+        assert cf.round_scores(after)[0] == expected
+
+
+@pytest.mark.rule("GAME-1")
+def test_game_1_round_scores_add_up_and_the_lowest_total_wins() -> None:
+    game = cf.new_game(TRAINS, players=3, seed=11)
+    rng = random.Random(11)
+    while not game.is_over:
+        before = len(game.results)
+        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
+        if len(game.results) > before:
+            assert game.totals == tuple(map(sum, zip(*(r.scores for r in game.results), strict=True)))
+    assert game.winners
+    assert {game.totals[w] for w in game.winners} == {min(game.totals)}
+    assert game.current_player is None
+    assert cf.legal_moves(game) == ()
+
+
+@pytest.mark.rule("GAME-1")
+def test_game_1_lowest_total_wins_outright() -> None:
+    assert cf.winners(TRAINS, (40, 12, 30), _results([(40, 12, 30)])) == (1,)
+
+
+@pytest.mark.rule("TIE-1")
+def test_tie_1_trains_players_tied_on_the_lowest_total_share_the_win() -> None:
+    results = _results([(0, 10, 5), (20, 10, 5)])
+    assert cf.winners(TRAINS, (20, 20, 10), results) == (2,)
+    results = _results([(0, 10, 9), (20, 10, 30)])
+    assert cf.winners(TRAINS, (20, 20, 39), results) == (0, 1)
+
+
+@pytest.mark.rule("TIE-2")
+def test_tie_2_cross_most_zero_rounds_wins() -> None:
+    results = _results([(0, 10, 50), (20, 10, 0)])
+    assert cf.winners(CROSS, (20, 20, 50), results) == (0,)
+
+
+@pytest.mark.rule("TIE-2")
+def test_tie_2_cross_then_the_lower_lowest_non_zero_round_then_the_next() -> None:
+    # Same total 30, one zero round each; lowest non-zero rounds 5 vs 10: player 1 wins.
+    results = _results([(0, 0), (10, 5), (20, 25)])
+    assert cf.winners(CROSS, (30, 30), results) == (1,)
+    # Lowest non-zero equal (5), next lowest decides: 10 vs 12.
+    results = _results([(5, 5), (10, 12), (15, 13)])
+    assert cf.winners(CROSS, (30, 30), results) == (0,)
+
+
+@pytest.mark.rule("TIE-2")
+def test_tie_2_cross_still_tied_players_share() -> None:
+    results = _results([(5, 10, 1), (10, 5, 1)])
+    assert cf.winners(CROSS, (15, 15, 2), results) == (2,)
+    assert cf.winners(CROSS, (15, 15, 20), results) == (0, 1)
