@@ -19,7 +19,7 @@ pytest.importorskip("rich")
 
 import chickenfoot as cf
 from chickenfoot.cli import main
-from chickenfoot.cli._records import RecordError, load_record, save_record
+from chickenfoot.cli._records import load_record, save_record
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -209,7 +209,7 @@ def test_replay_refuses_bad_records_cleanly(capsys: pytest.CaptureFixture[str], 
     record = json.loads(path.read_text())
     record["moves"][3] = "6-6@0"
     path.write_text(json.dumps(record))
-    with pytest.raises(RecordError, match="move 4"):
+    with pytest.raises(cf.InvalidRecordError, match="move 4"):
         load_record(path)
     code, _, err = run(capsys, "replay", str(path))
     assert code == 1

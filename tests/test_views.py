@@ -160,3 +160,68 @@ def test_determinize_rejects_a_forged_view() -> None:
     forged = attrs.evolve(view, hand_sizes=(view.hand_sizes[0], view.hand_sizes[1] + 5, view.hand_sizes[2]))
     with pytest.raises(cf.InvalidRecordError):
         cf.determinize(forged, random.Random(0))
+
+
+def _one_draw_then_pass(seed: int) -> tuple[cf.GameState, int, int] | None:
+    """Plays a cross game (plays first) until one opponent of player 0 has drawn once and passed."""
+    rng = random.Random(seed)
+    game = cf.new_game(cf.Rules.cross(), 3, seed)
+    while not game.is_over and len(game.round.history) < 30:
+        history = game.round.history
+        draws = [time for time, (_, move) in enumerate(history) if type(move) is cf.Draw]
+        if len(draws) > 1:
+            return None
+        if draws and game.current_player == 0 and history[draws[0]][0] != 0 and len(history) > draws[0] + 1:
+            return game, history[draws[0]][0], draws[0]
+        plays = [move for move in cf.legal_moves(game) if type(move) is cf.Play]
+        game = cf.apply(game, rng.choice(plays) if plays else cf.legal_moves(game)[0])
+    return None
+
+
+def test_determinize_follows_the_deal_posterior_after_a_draw() -> None:
+    # An opponent who drew for want of a play and kept the tile (DRAW-3) held no fitting tile
+    # before the draw; the drawn tile is any unseen tile not in their starting hand. Under a
+    # uniform deal, the chance that they now hold a fitting tile is therefore
+    # fitting / (unseen - (hand - 1)), far from the ~50% a uniform pick over hands would give.
+    found = next(filter(None, map(_one_draw_then_pass, range(500))))
+    game, opponent, time = found
+    assert type(game.round.history[time + 1][1]) is cf.Pass
+    view = cf.observe(game, 0)
+    board = cf.Board.start(view.board.center, view.rules.arms_for(view.players))
+    for _, move in view.history[:time]:
+        if type(move) is cf.Play:
+            board = board.place(move.tile, move.onto)
+    mask = board.playable_mask
+    fitting = sum(1 for tile in view.unseen if tile.mask & mask)
+    expected = fitting / (len(view.unseen) - (view.hand_sizes[opponent] - 1))
+    rng = random.Random(0)
+    runs = 600
+    hits = 0
+    for _ in range(runs):
+        held = [tile for tile in cf.determinize(view, rng).round.hands[opponent] if tile.mask & mask]
+        assert len(held) <= 1
+        hits += len(held)
+    spread = 4 * (expected * (1 - expected) / runs) ** 0.5
+    assert abs(hits / runs - expected) < spread
+
+
+def test_determinize_rarely_needs_to_resample(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The replay at the end only catches what the slots cannot express (a deal that would have
+    # blocked the round earlier); every draw and pass constraint must be met before it.
+    import chickenfoot._determinize as module
+
+    outcomes: list[bool] = []
+    replay = module._replay
+
+    def counting(*args: object) -> cf.RoundState | None:
+        state = replay(*args)  # type: ignore[arg-type]
+        outcomes.append(state is not None)
+        return state
+
+    monkeypatch.setattr(module, "_replay", counting)
+    rng = random.Random(1)
+    rules = (cf.Rules.trains(), cf.Rules.cross(), cf.Rules.cross(draw_until_playable=True))
+    for seed in range(60):
+        game = play_randomly(cf.new_game(rules[seed % 3], 2 + seed % 3, seed), rng.randrange(120), rng)
+        cf.determinize(cf.observe(game, seed % game.players), rng)
+    assert outcomes.count(False) <= len(outcomes) // 20

@@ -29,6 +29,16 @@ from ._moves import (
     Play as Play,
     parse_move as parse_move,
 )
+from ._notation import parse_position as parse_position, position as position
+from ._perft import perft as perft
+from ._records import (
+    FORMAT_VERSION as FORMAT_VERSION,
+    GameRecord as GameRecord,
+    from_json as from_json,
+    record_schema as record_schema,
+    replay as replay,
+    to_json as to_json,
+)
 from ._render import render_text as render_text
 from ._rules import Rules as Rules
 from ._scoring import round_scores as round_scores, winners as winners
@@ -55,10 +65,12 @@ from ._views import PlayerView as PlayerView, observe as observe
 __version__ = "0.1.0"
 
 __all__ = [
+    "FORMAT_VERSION",
     "Board",
     "Bot",
     "BotSpecError",
     "Draw",
+    "GameRecord",
     "GameOutcome",
     "GameState",
     "GreedyBot",
@@ -86,16 +98,23 @@ __all__ = [
     "apply",
     "deal_round",
     "determinize",
+    "from_json",
     "full_set",
     "legal_moves",
     "make_bot",
     "new_game",
     "observe",
     "parse_move",
+    "parse_position",
+    "perft",
+    "position",
+    "record_schema",
     "play_game",
     "render_svg",
     "render_text",
+    "replay",
     "round_scores",
+    "to_json",
     "run_tournament",
     "winners",
 ]

@@ -5,7 +5,9 @@ What the history proves
     moment. A player who drew at the start of a turn held no tile fitting them (DRAW-4); a
     player who drew again within a turn (``draw_until_playable``) drew an unfitting tile; a
     player who passed without drawing held no fitting tile (YARD-2); in ``must_play`` a player
-    who drew and then passed drew an unfitting tile (DRAW-2). Tiles drawn later are exempt, and
+    who drew and then passed drew an unfitting tile (DRAW-2), while with ``may_play`` and
+    ``draw_until_playable`` one who passed on a drawn tile with the yard still open drew a
+    fitting tile (else they would have drawn again). Tiles drawn later are exempt, and
     a draw followed by a play in the same turn drew exactly the tile played.
 
 How a sample is built
@@ -23,12 +25,18 @@ How a sample is built
     this is drawn again.
 
 Bias
-    With no history, or no constraint, this is exactly a uniform deal of the hidden tiles.
-    Otherwise it is close to, but not exactly, uniform over the consistent placements: placing
-    tiles one by one with weights by room left slightly favours placements with many
-    completions. It ignores how likely each player's choices were (it models nobody's
-    strategy), and does not use the *cross* deal's setup draws (DEAL-B2) or the
-    ``center_fallback="highest_double"`` fact that no higher double was dealt.
+    The target is what a uniform deal makes likely given the public history: every consistent
+    past (starting hands, and which tile each draw brought) equally likely, as if nobody's
+    choices revealed anything. Counting pasts, not hands, matters: a hand holding no tile
+    that fits could have got any of its tiles from the draw, so it is likelier than a hand
+    whose one fitting tile must be the drawn one (a test checks the sampled odds against this
+    count). With no history, or no constraint, the sample is exactly a uniform deal. Otherwise
+    it is close: placing tiles one by one with weights by room left slightly favours
+    placements with many completions, and the tiles a player has played from hand are given
+    the earliest slots that allow them rather than sampled ones. It does not use the *cross*
+    deal's setup draws (DEAL-B2), which the history does not record. With
+    ``center_fallback="highest_double"`` it does use the fact that no starting hand held a
+    double above the center, up to the round's double.
 
 What is not reproduced
     The seed (knowing it would reveal every deal) is replaced by a random one, so later rounds
@@ -68,6 +76,14 @@ class _Player:
     events: list[tuple[int, int]]  # (time, mask of values the player proved to hold no tile for)
     played: list[tuple[Tile, int]]  # (tile, time) of plays from hand (not the tile just drawn)
     slot_of_draw: dict[int, int]  # draw time -> slot index
+    must_fit: dict[int, int] = attrs.field(factory=dict)  # draw time -> mask its tile is proven to fit
+    undealt: frozenset[Tile] = frozenset()  # tiles no starting hand held
+
+    def allows(self, index: int, tile: Tile) -> bool:
+        """Tells whether slot ``index`` may hold ``tile``, as far as that slot alone says."""
+        if index == 0 and tile in self.undealt:
+            return False
+        return _fits(tile, self.must_fit.get(self.slot_times[index], -1))
 
 
 def _fits(tile: Tile, mask: int) -> bool:
@@ -102,6 +118,7 @@ def _read_history(view: PlayerView) -> tuple[list[_Player], dict[int, Tile], Boa
     seats = [_Player([_BEFORE_ROUND], [0], [], [], {}) for _ in range(view.players)]
     identified: dict[int, Tile] = {}  # draw time -> tile, for draws played at once
     open_draw: tuple[int, int] | None = None  # (player, time) of the last draw this turn
+    draws_left = sum(1 for _, move in view.history if type(move) is Draw)
     for time, (seat, move) in enumerate(view.history):
         if type(seat) is not int or not 0 <= seat < view.players:
             raise InvalidRecordError(f"history entry {time} names player {seat!r}, not a seat of the game")
@@ -115,9 +132,13 @@ def _read_history(view: PlayerView) -> tuple[list[_Player], dict[int, Tile], Boa
             player.slot_times.append(time)
             player.slot_caps.append(1)
             open_draw = (seat, time)
+            draws_left -= 1
         elif type(move) is Pass:
             if open_draw is None or rules.drawn_tile == "must_play":
                 player.events.append((time, mask))  # YARD-2, or DRAW-2: the drawn tile did not fit
+            elif rules.draw_until_playable and view.yard_size + draws_left > view.reserve:
+                # may_play and draw_until_playable: an unfitting tile, with the yard open, means draw again.
+                player.must_fit[open_draw[1]] = mask
             open_draw = None
         elif type(move) is Play:
             tile, onto = move.tile, move.onto
@@ -163,11 +184,18 @@ def _place_played(player: _Player, seat: int) -> list[list[Tile]]:
             low, high, tile = spans[next_span]
             heapq.heappush(heap, (high, tile.index, tile))
             next_span += 1
+        unfit: list[tuple[int, int, Tile]] = []
         while heap and len(placed[index]) < cap:
-            high, _, tile = heapq.heappop(heap)
+            entry = heapq.heappop(heap)
+            high, _, tile = entry
             if high < index:
                 raise InvalidRecordError(f"player {seat}'s history is inconsistent: {tile} cannot have been held")
-            placed[index].append(tile)
+            if player.allows(index, tile):
+                placed[index].append(tile)
+            else:
+                unfit.append(entry)
+        for entry in unfit:
+            heapq.heappush(heap, entry)
     if heap or next_span < len(spans):
         raise InvalidRecordError(f"player {seat}'s history is inconsistent: more plays than tiles held")
     return placed
@@ -283,6 +311,13 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     if type(view) is not PlayerView:
         raise TypeError(f"determinize takes a PlayerView (from observe), got {type(view).__name__}")
     seats, identified, _ = _read_history(view)
+    center, double = view.board.center.high, view.rules.round_double(view.round_index)
+    if center < double:
+        # center_fallback="highest_double": nobody was dealt the round's double or any double
+        # above the center, so those were in the yard at the deal.
+        undealt = frozenset(Tile(value, value) for value in range(center + 1, double + 1))
+        for player in seats:
+            player.undealt = undealt
     for seat, player in enumerate(seats):
         size = len(view.hand) if seat == view.player else view.hand_sizes[seat]
         player.slot_caps[0] = size + len(player.played) - (len(player.slot_times) - 1)
@@ -330,6 +365,8 @@ def _sample_round(
             if drawn_place is not None and (place == drawn_place) != (tile is view.drawn):
                 continue
             player = seats[seat]
+            if not player.allows(index, tile):
+                continue
             if index >= _first_slot_from(player.slot_times, _last_violation(player, tile, len(view.history))):
                 options.append(place)
         if tile not in own:

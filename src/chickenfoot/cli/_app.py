@@ -16,14 +16,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from .._engine import apply, new_game
-from .._errors import RulesError
+from .._errors import InvalidRecordError, RulesError
 from .._rules import Rules
 from .._svg import render_svg
 from .._tournament import TournamentResult, _derive, make_bot, run_tournament
 from .._views import observe
 from ._options import PRESETS, build_rules, parse_bots, rules_options
 from ._play import describe, play_session
-from ._records import RecordError, load_record
+from ._records import load_record
 from ._show import ending, layout_panel, score_table
 
 __all__ = ["app"]
@@ -312,8 +312,8 @@ def replay(file: Path, by: str, pause: bool) -> None:
     """Step through a saved game record (from `chickenfoot play`), checking every move."""
     try:
         states = load_record(file)
-    except RecordError as error:
-        raise click.ClickException(str(error)) from None
+    except InvalidRecordError as error:
+        raise click.ClickException(f"{file}: {error}") from None
     console = _console()
     first = states[0]
     names = [f"P{seat}" for seat in range(first.players)]

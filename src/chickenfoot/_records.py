@@ -1,0 +1,455 @@
+"""JSON for games, rounds, moves and game records, and replaying a record move by move.
+
+Every document is a JSON object with ``"type"`` (``"game"``, ``"round"``, ``"move"``,
+``"rules"`` or ``"record"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written
+``"9-5"`` and moves in the move notation (``"9-5@3"``, ``"draw"``, ``"pass"``), so any language
+can read them. A board is a list of ``{"tile": "9-5", "parent": 0}`` in placement order, and
+the reader rebuilds it through :meth:`Board.start` and :meth:`Board.place`, so an illegal tree is
+refused. The record's JSON Schema ships in the package (:func:`record_schema`).
+
+Readers check what they read and raise :class:`InvalidRecordError` with the path of the
+offending field (``$.round.hands[2][0]``); nothing else escapes. No pickle anywhere.
+
+>>> import chickenfoot as cf
+>>> game = cf.new_game(cf.Rules.trains(), players=3, seed=5)
+>>> game = cf.apply(game, cf.legal_moves(game)[0])
+>>> cf.from_json(cf.to_json(game)) == game
+True
+>>> record = cf.GameRecord.from_game(game)
+>>> cf.replay(record)[-1] == game
+True
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from importlib import resources
+from typing import Any, TypeVar, overload
+
+import attrs
+
+from ._engine import apply, new_game
+from ._errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError
+from ._moves import Draw, Move, Pass, Play, parse_move
+from ._notation import build_board, check_round
+from ._rules import Rules
+from ._state import GameState, History, RoundResult, RoundState
+from ._tiles import Tile
+
+__all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
+
+FORMAT_VERSION = 1
+"""The version of the JSON documents this library writes and reads."""
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class GameRecord:
+    """A whole game as its setup and moves: enough to rebuild every state with :func:`replay`.
+
+    >>> import chickenfoot as cf
+    >>> record = cf.GameRecord(cf.Rules.cross(), players=2, seed=9, moves=())
+    >>> cf.replay(record)[0] == cf.new_game(cf.Rules.cross(), 2, seed=9)
+    True
+    """
+
+    rules: Rules
+    """The rules in force."""
+    players: int
+    """The number of players."""
+    seed: int
+    """The seed the game's deals derive from (DEAL-2)."""
+    moves: tuple[Move, ...]
+    """Every move of the game, oldest first."""
+    version: int = FORMAT_VERSION
+    """The record format's version."""
+
+    @classmethod
+    def from_game(cls, game: GameState) -> GameRecord:
+        """Records ``game``'s setup and every move played so far."""
+        return cls(rules=game.rules, players=game.players, seed=game.seed, moves=game.moves)
+
+
+# -- writing --------------------------------------------------------------------------------
+
+
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    return attrs.asdict(rules)
+
+
+def _tiles(tiles: tuple[Tile, ...]) -> list[str]:
+    return [str(tile) for tile in tiles]
+
+
+def _round_dict(state: RoundState, with_rules: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {"rules": _rules_dict(state.rules)} if with_rules else {}
+    data.update(
+        hands=[_tiles(hand) for hand in state.hands],
+        yard=_tiles(state.yard),
+        board=[{"tile": str(node.tile), "parent": node.parent} for node in state.board.nodes],
+        current_player=state.current_player,
+        reserve=state.reserve,
+        drawn=None if state.drawn is None else str(state.drawn),
+        is_over=state.is_over,
+        went_out=state.went_out,
+        history=[[player, str(move)] for player, move in state.history],
+    )
+    return data
+
+
+def _game_dict(game: GameState) -> dict[str, Any]:
+    return {
+        "rules": _rules_dict(game.rules),
+        "players": game.players,
+        "seed": game.seed,
+        "round_index": game.round_index,
+        "round": _round_dict(game.round, with_rules=False),
+        "totals": list(game.totals),
+        "results": [
+            {
+                "double": result.double,
+                "scores": list(result.scores),
+                "went_out": result.went_out,
+                "final": _round_dict(result.final, with_rules=False),
+            }
+            for result in game.results
+        ],
+        "winners": list(game.winners),
+    }
+
+
+def to_json(obj: GameState | RoundState | GameRecord | Rules | Move, *, indent: int | None = None) -> str:
+    """Writes a game, round, record, rules or move as a JSON document (see the module docs).
+
+    >>> import chickenfoot as cf
+    >>> cf.to_json(cf.Play(cf.Tile(9, 5), onto=3))
+    '{"type": "move", "version": 1, "move": "9-5@3"}'
+    """
+    body: dict[str, Any]
+    if type(obj) is GameState:
+        kind, body = "game", _game_dict(obj)
+    elif type(obj) is RoundState:
+        kind, body = "round", _round_dict(obj, with_rules=True)
+    elif type(obj) is GameRecord:
+        kind = "record"
+        body = {
+            "rules": _rules_dict(obj.rules),
+            "players": obj.players,
+            "seed": obj.seed,
+            "moves": [str(move) for move in obj.moves],
+        }
+    elif type(obj) is Rules:
+        kind, body = "rules", {"rules": _rules_dict(obj)}
+    elif type(obj) in (Play, Draw, Pass):
+        kind, body = "move", {"move": str(obj)}
+    else:
+        raise TypeError(f"to_json writes a GameState, RoundState, GameRecord, Rules or move, got {type(obj).__name__}")
+    version = obj.version if type(obj) is GameRecord else FORMAT_VERSION
+    return json.dumps({"type": kind, "version": version, **body}, indent=indent)
+
+
+# -- reading --------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Typed access to a parsed JSON document that names the path of whatever is wrong."""
+
+    def __init__(self, data: object, path: str = "$") -> None:
+        self.data = data
+        self.path = path
+
+    def fail(self, message: str) -> InvalidRecordError:
+        return InvalidRecordError(f"{self.path}: {message}")
+
+    def obj(self, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, _Reader]:
+        if type(self.data) is not dict:
+            raise self.fail(f"expected an object with {', '.join(keys)}, got {_kind(self.data)}")
+        missing = [key for key in keys if key not in self.data]
+        if missing:
+            raise self.fail(f"missing field(s) {', '.join(missing)}")
+        unknown = sorted(set(self.data) - set(keys) - set(optional))
+        if unknown:
+            raise self.fail(f"unknown field(s) {', '.join(map(str, unknown))}")
+        return {key: _Reader(value, f"{self.path}.{key}") for key, value in self.data.items()}
+
+    def items(self) -> list[_Reader]:
+        if type(self.data) is not list:
+            raise self.fail(f"expected a list, got {_kind(self.data)}")
+        return [_Reader(item, f"{self.path}[{index}]") for index, item in enumerate(self.data)]
+
+    def integer(self, low: int = 0, high: int | None = None) -> int:
+        value = self.data
+        if type(value) is not int or value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"{low} or more"
+            raise self.fail(f"expected a whole number {bound}, got {value!r:.40}")
+        return value
+
+    def any_integer(self) -> int:
+        if type(self.data) is not int:
+            raise self.fail(f"expected a whole number, got {self.data!r:.40}")
+        return self.data
+
+    def boolean(self) -> bool:
+        if type(self.data) is not bool:
+            raise self.fail(f"expected true or false, got {self.data!r:.40}")
+        return self.data
+
+    def optional(self, read: Callable[[_Reader], T]) -> T | None:
+        return None if self.data is None else read(self)
+
+    def string(self) -> str:
+        if type(self.data) is not str:
+            raise self.fail(f"expected a string, got {_kind(self.data)}")
+        return self.data
+
+    def tile(self, max_pip: int) -> Tile:
+        text = self.string()
+        try:
+            tile = Tile.parse(text)
+        except ValueError:
+            raise self.fail(f"{text!r:.40} is not a tile; write it like '9-5'") from None
+        if tile.high > max_pip:
+            raise self.fail(f"{tile} is not in the double-{max_pip} set")
+        return tile
+
+    def move(self) -> Move:
+        try:
+            return parse_move(self.string())
+        except InvalidMoveError as error:
+            raise self.fail(str(error)) from None
+
+
+def _kind(value: object) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "true/false", type(None): "null"}
+    return names.get(type(value), "a number")
+
+
+def _read_rules(reader: _Reader) -> Rules:
+    fields = reader.obj(tuple(attrs.fields_dict(Rules)))
+    try:
+        options: dict[str, Any] = {name: field.data for name, field in fields.items()}
+        return Rules(**options)
+    except (RulesError, TypeError) as error:
+        raise reader.fail(str(error)) from None
+
+
+def _read_round(reader: _Reader, rules: Rules) -> RoundState:
+    keys = ("hands", "yard", "board", "current_player", "reserve", "drawn", "is_over", "went_out", "history")
+    fields = reader.obj(keys, optional=("rules",))
+    max_pip = rules.max_pip
+    hands = tuple(tuple(tile.tile(max_pip) for tile in hand.items()) for hand in fields["hands"].items())
+    if len(hands) < 2:
+        raise fields["hands"].fail("a round needs a hand per player, at least 2")
+    yard = tuple(tile.tile(max_pip) for tile in fields["yard"].items())
+    nodes: list[tuple[Tile, int | None]] = []
+    for node in fields["board"].items():
+        parts = node.obj(("tile", "parent"))
+        nodes.append((parts["tile"].tile(max_pip), parts["parent"].optional(lambda r: r.integer())))
+    try:
+        board = build_board(rules, len(hands), nodes)
+    except InvalidRecordError as error:
+        raise fields["board"].fail(str(error)) from None
+    current = fields["current_player"].integer(0, len(hands) - 1)
+    drawn = fields["drawn"].optional(lambda r: r.tile(max_pip))
+    went_out = fields["went_out"].optional(lambda r: r.integer(0, len(hands) - 1))
+    is_over = fields["is_over"].boolean()
+    if went_out is not None and not is_over:
+        raise fields["went_out"].fail("a player went out but the round is not over")
+    try:
+        check_round(rules, hands, yard, board, current, drawn, went_out)
+    except InvalidRecordError as error:
+        raise reader.fail(str(error)) from None
+    log: History = None
+    for turn in fields["history"].items():
+        pair = turn.items()
+        if len(pair) != 2:
+            raise turn.fail("a history entry is [player, move]")
+        log = ((pair[0].integer(0, len(hands) - 1), pair[1].move()), log)
+    return RoundState(
+        rules=rules,
+        hands=hands,
+        yard=yard,
+        board=board,
+        current_player=current,
+        reserve=fields["reserve"].integer(),
+        drawn=drawn,
+        is_over=is_over,
+        went_out=went_out,
+        log=log,
+    )
+
+
+def _read_game(fields: dict[str, _Reader]) -> GameState:
+    rules = _read_rules(fields["rules"])
+    players = fields["players"].integer(2, 64)
+    try:
+        rules.check_players(players)
+    except RulesError as error:
+        raise fields["players"].fail(str(error)) from None
+    round_index = fields["round_index"].integer(0, rules.rounds - 1)
+    round_ = _read_round(fields["round"], rules)
+    if round_.players != players:
+        raise fields["round"].fail(f"the round has {round_.players} hands for {players} players")
+    totals = tuple(total.any_integer() for total in fields["totals"].items())
+    results = []
+    for result in fields["results"].items():
+        parts = result.obj(("double", "scores", "went_out", "final"))
+        final = _read_round(parts["final"], rules)
+        if final.players != players:
+            raise parts["final"].fail(f"the round has {final.players} hands for {players} players")
+        results.append(
+            RoundResult(
+                double=parts["double"].integer(0, rules.max_pip),
+                scores=tuple(score.any_integer() for score in parts["scores"].items()),
+                went_out=parts["went_out"].optional(lambda r: r.integer(0, players - 1)),
+                final=final,
+            )
+        )
+    winners = tuple(winner.integer(0, players - 1) for winner in fields["winners"].items())
+    if len(totals) != players or any(len(result.scores) != players for result in results):
+        raise fields["totals"].fail(f"totals and every round's scores need one number per player ({players})")
+    if len(results) > rules.rounds or (len(results) == rules.rounds) != bool(winners):
+        raise fields["results"].fail("a game has winners exactly when every round has a result")
+    if round_index != min(len(results), rules.rounds - 1):
+        raise fields["round_index"].fail(f"round {round_index} cannot be in play after {len(results)} finished rounds")
+    for number, finished in enumerate(results):
+        final = finished.final
+        if not final.is_over or finished.double != final.double or finished.went_out != final.went_out:
+            raise fields["results"].fail(f"result {number} disagrees with its final state (over, double, went_out)")
+    return GameState(
+        rules=rules,
+        players=players,
+        seed=fields["seed"].any_integer(),
+        round=round_,
+        round_index=round_index,
+        totals=totals,
+        results=tuple(results),
+        winners=winners,
+    )
+
+
+def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
+    rules = _read_rules(fields["rules"])
+    players = fields["players"].integer(2, 64)
+    try:
+        rules.check_players(players)
+    except RulesError as error:
+        raise fields["players"].fail(str(error)) from None
+    moves = tuple(move.move() for move in fields["moves"].items())
+    return GameRecord(rules=rules, players=players, seed=fields["seed"].any_integer(), moves=moves, version=version)
+
+
+_BODIES: dict[str, tuple[str, ...]] = {
+    "game": ("rules", "players", "seed", "round_index", "round", "totals", "results", "winners"),
+    "round": (
+        "rules",
+        "hands",
+        "yard",
+        "board",
+        "current_player",
+        "reserve",
+        "drawn",
+        "is_over",
+        "went_out",
+        "history",
+    ),
+    "record": ("rules", "players", "seed", "moves"),
+    "rules": ("rules",),
+    "move": ("move",),
+}
+
+
+@overload
+def from_json(text: str | bytes) -> GameState | RoundState | GameRecord | Rules | Move: ...
+@overload
+def from_json(text: str | bytes, kind: type[T]) -> T: ...
+def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
+    """Reads a document written by :func:`to_json`; with ``kind``, insists on that type.
+
+    Raises :class:`InvalidRecordError` naming the field at fault and what to do.
+
+    >>> import chickenfoot as cf
+    >>> cf.from_json('{"type": "move", "version": 1, "move": "draw"}')
+    Draw()
+    >>> cf.from_json('{"type": "move", "version": 7, "move": "draw"}')
+    Traceback (most recent call last):
+    ...
+    chickenfoot._errors.InvalidRecordError: $.version: this library reads version 1 documents, got 7
+    """
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise InvalidRecordError(f"not JSON: {error}") from None
+    if type(data) is not dict:
+        raise InvalidRecordError(f"$: a document is a JSON object with type and version, got {_kind(data)}")
+    kind_name = data.get("type")
+    if type(kind_name) is not str or kind_name not in _BODIES:
+        raise InvalidRecordError(f"$.type: expected one of {', '.join(_BODIES)}, got {kind_name!r:.40}")
+    top = _Reader(data)
+    fields = top.obj(("type", "version", *_BODIES[kind_name]))
+    version = fields["version"].any_integer()
+    if version != FORMAT_VERSION:
+        raise fields["version"].fail(f"this library reads version {FORMAT_VERSION} documents, got {version}")
+    result: Any
+    if kind_name == "game":
+        result = _read_game(fields)
+    elif kind_name == "round":
+        body = {key: value for key, value in data.items() if key not in ("type", "version")}
+        result = _read_round(_Reader(body), _read_rules(fields["rules"]))
+    elif kind_name == "record":
+        result = _read_record(fields, version)
+    elif kind_name == "rules":
+        result = _read_rules(fields["rules"])
+    else:
+        result = fields["move"].move()
+    if kind is not None and not isinstance(result, kind):
+        raise InvalidRecordError(f"$.type: expected a {kind.__name__} document, got a {kind_name}")
+    return result
+
+
+# -- replaying ------------------------------------------------------------------------------
+
+
+def replay(record: GameRecord) -> tuple[GameState, ...]:
+    """Rebuilds every state of a recorded game: ``states[0]`` is the deal, ``states[i]`` follows move ``i``.
+
+    Raises :class:`InvalidRecordError` naming the first illegal move (1-based) and why.
+
+    >>> import chickenfoot as cf
+    >>> bad = cf.GameRecord(cf.Rules.trains(), players=2, seed=1, moves=(cf.Pass(),))
+    >>> cf.replay(bad)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    chickenfoot._errors.InvalidRecordError: move 1 (pass) is illegal: player 0 can play (9-8@0, ...) ... (DRAW-4)
+    """
+    if type(record) is not GameRecord:
+        raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")
+    if record.version != FORMAT_VERSION:
+        raise InvalidRecordError(f"this library replays version {FORMAT_VERSION} records, got {record.version}")
+    try:
+        game = new_game(record.rules, record.players, record.seed)
+    except (RulesError, TypeError) as error:
+        raise InvalidRecordError(f"the record's setup cannot be dealt: {error}") from None
+    states = [game]
+    for number, move in enumerate(record.moves, start=1):
+        try:
+            game = apply(game, move)
+        except IllegalMoveError as error:
+            raise InvalidRecordError(f"move {number} ({move}) is illegal: {error}") from None
+        states.append(game)
+    return tuple(states)
+
+
+def record_schema() -> dict[str, Any]:
+    """Loads the JSON Schema (draft 2020-12) of a game record document, shipped in the package.
+
+    >>> record_schema()["properties"]["type"]["const"]
+    'record'
+    """
+    text = resources.files("chickenfoot").joinpath("record.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema

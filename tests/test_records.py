@@ -1,0 +1,186 @@
+"""JSON documents, game records, replay and the published schema."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, strategies as st
+
+import chickenfoot as cf
+from _games import RULES, games, play_randomly
+
+
+@given(games())
+def test_json_round_trips_games_rounds_records_and_moves(game: cf.GameState) -> None:
+    assert cf.from_json(cf.to_json(game)) == game
+    assert cf.from_json(cf.to_json(game.round)) == game.round
+    assert cf.from_json(cf.to_json(game.round), cf.RoundState).history == game.round.history
+    record = cf.GameRecord.from_game(game)
+    assert cf.from_json(cf.to_json(record)) == record
+    assert cf.from_json(cf.to_json(game.rules)) == game.rules
+    for move in cf.legal_moves(game):
+        assert cf.from_json(cf.to_json(move)) == move
+
+
+@given(st.sampled_from(RULES), st.integers(2, 4), st.integers(0, 2**40), st.integers(0, 300))
+def test_replay_reproduces_every_state(rules: cf.Rules, players: int, seed: int, steps: int) -> None:
+    rng = random.Random(seed)
+    states = [cf.new_game(rules, players, seed)]
+    for _ in range(steps):
+        if states[-1].is_over:
+            break
+        states.append(cf.apply(states[-1], rng.choice(cf.legal_moves(states[-1]))))
+    record = cf.from_json(cf.to_json(cf.GameRecord.from_game(states[-1])), cf.GameRecord)
+    assert list(cf.replay(record)) == states
+
+
+def test_whole_games_replay_to_the_same_winners() -> None:
+    game = play_randomly(cf.new_game(cf.Rules.cross(), 3, seed=8), 10_000, random.Random(8))
+    assert game.is_over
+    final = cf.replay(cf.GameRecord.from_game(game))[-1]
+    assert final == game
+    assert final.winners == game.winners
+
+
+def test_an_illegal_record_names_the_move_and_the_reason() -> None:
+    game = play_randomly(cf.new_game(cf.Rules.trains(), 4, seed=3), 20, random.Random(3))
+    moves = list(game.moves)
+    moves[9] = cf.Play(cf.Tile(0, 0), onto=40)
+    record = cf.GameRecord(game.rules, 4, 3, tuple(moves))
+    with pytest.raises(cf.InvalidRecordError, match=r"^move 10 \(0-0@40\) is illegal: "):
+        cf.replay(record)
+
+
+def test_a_record_of_another_version_is_refused() -> None:
+    record = cf.GameRecord(cf.Rules.trains(), 2, 0, (), version=2)
+    with pytest.raises(cf.InvalidRecordError, match="version 1"):
+        cf.replay(record)
+    with pytest.raises(cf.InvalidRecordError, match=r"\$\.version: .*got 2"):
+        cf.from_json(cf.to_json(record))
+
+
+def test_documents_look_as_documented() -> None:
+    game = cf.new_game(cf.Rules.trains(), 2, seed=0)
+    game = cf.apply(game, cf.legal_moves(game)[0])
+    data = json.loads(cf.to_json(game))
+    assert (data["type"], data["version"], data["players"], data["seed"]) == ("game", 1, 2, 0)
+    move = game.round.history[0][1]
+    assert isinstance(move, cf.Play)
+    assert data["round"]["board"] == [{"tile": "9-9", "parent": None}, {"tile": str(move.tile), "parent": 0}]
+    assert data["round"]["history"] == [[game.round.history[0][0], str(move)]]
+    record = json.loads(cf.to_json(cf.GameRecord.from_game(game)))
+    assert record["moves"] == [str(move)]
+    assert record["type"] == "record"
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda d: d.pop("seed"), r"\$: missing field\(s\) seed"),
+        (lambda d: d.update(colour=1), r"unknown field\(s\) colour"),
+        (lambda d: d.update(players="2"), r"\$\.players: expected a whole number"),
+        (lambda d: d["round"]["hands"][0].append(d["round"]["hands"][1][0]), "is in player 0's hand and in player 1"),
+        (lambda d: d["round"]["yard"].pop(), "tiles missing"),
+        (lambda d: d["round"]["board"].append({"tile": "0-0", "parent": 0}), r"\$\.round\.board: .*does not match"),
+        (lambda d: d["round"]["board"][0].update(parent=0), "center, which has no parent"),
+        (lambda d: d["round"]["hands"][0].__setitem__(0, "10-1"), r"\$\.round\.hands\[0\]\[0\]: .*not in the double-9"),
+        (lambda d: d["rules"].update(max_pip=10), r"\$\.rules: max_pip must be one of"),
+        (lambda d: d.update(type="chess"), r"\$\.type: expected one of"),
+        (lambda d: d.update(version=True), r"\$\.version: expected a whole number"),
+        (lambda d: d["results"].append({}), r"\$\.results\[0\]: missing field\(s\) double"),
+    ],
+)
+def test_broken_documents_say_where_and_what(edit: Any, message: str) -> None:
+    data = json.loads(cf.to_json(cf.new_game(cf.Rules.trains(), 2, seed=0)))
+    edit(data)
+    with pytest.raises(cf.InvalidRecordError, match=message):
+        cf.from_json(json.dumps(data))
+
+
+def test_from_json_can_insist_on_a_type() -> None:
+    text = cf.to_json(cf.Draw())
+    with pytest.raises(cf.InvalidRecordError, match="expected a GameState document, got a move"):
+        cf.from_json(text, cf.GameState)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def _paths(data: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [path]
+    if isinstance(data, dict):
+        for key, value in data.items():
+            found += _paths(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            found += _paths(value, (*path, index))
+    return found
+
+
+@given(games(max_steps=120), st.data())
+def test_corrupted_documents_are_refused_cleanly_or_read_whole(game: cf.GameState, data: st.DataObject) -> None:
+    kind = data.draw(st.sampled_from(["game", "round", "record"]))
+    source = {"game": game, "round": game.round, "record": cf.GameRecord.from_game(game)}[kind]
+    document = json.loads(cf.to_json(source))  # type: ignore[arg-type]
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(_paths(document)))
+        if not path:
+            continue
+        parent = document
+        for step in path[:-1]:
+            parent = parent[step]
+        action = data.draw(st.sampled_from(["delete", "replace", "duplicate"]))
+        if action == "delete":
+            del parent[path[-1]]
+        elif action == "replace":
+            parent[path[-1]] = data.draw(_JSON)
+        elif isinstance(parent, list):
+            parent.append(parent[path[-1]])
+    back, message = _outcome(cf.from_json, json.dumps(document))
+    if back is None:
+        assert message
+        return
+    assert cf.from_json(cf.to_json(back)) == back
+    if isinstance(back, cf.GameRecord):
+        states, message = _outcome(cf.replay, back)
+        assert states is not None or message.startswith(("move ", "the record's setup"))
+
+
+def _outcome(read: Any, argument: Any) -> tuple[Any, str]:
+    """Calls ``read``, turning only the documented error into its message."""
+    try:
+        return read(argument), ""
+    except cf.InvalidRecordError as error:
+        return None, str(error)
+
+
+@given(st.text(max_size=60) | st.binary(max_size=30))
+def test_random_text_is_not_a_document(text: str | bytes) -> None:
+    document, message = _outcome(cf.from_json, text)
+    assert document is not None or message
+
+
+def test_deeply_nested_json_is_refused_cleanly() -> None:
+    with pytest.raises(cf.InvalidRecordError):
+        cf.from_json("[" * 100_000 + "]" * 100_000)
+
+
+def test_the_schema_ships_in_the_package_and_matches_records() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = cf.record_schema()
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert set(schema["$defs"]["rules"]["required"]) == set(json.loads(cf.to_json(cf.Rules.trains()))["rules"])
+    for rules in RULES:
+        game = play_randomly(cf.new_game(rules, 3, seed=1), 200, random.Random(1))
+        jsonschema.validate(json.loads(cf.to_json(cf.GameRecord.from_game(game))), schema)
+    broken = json.loads(cf.to_json(cf.GameRecord(cf.Rules.trains(), 2, 0, (cf.Draw(),))))
+    broken["moves"] = ["9-5 at 3"]
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, schema)
