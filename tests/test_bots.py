@@ -45,6 +45,27 @@ def test_search_bot_chooses_a_legal_move_and_is_reproducible(game: cf.GameState,
     assert cf.SearchBot(simulations=12, seed=seed)(view) == move  # a pure function of seed and view
 
 
+@given(games())
+def test_greedy_opens_no_foot_it_cannot_help_fill_and_sheds_high(game: cf.GameState) -> None:
+    if game.is_over:
+        return
+    view = _to_move(game)
+    move = cf.GreedyBot()(view)
+    plays = [m for m in view.legal_moves if type(m) is cf.Play]
+    if type(move) is not cf.Play:
+        assert not plays  # it draws or passes only when it cannot play
+        return
+    value = view.rules.tile_value
+    if move.tile.is_double and move.onto != view.board.pending:
+        followers = [tile for tile in view.hand if tile is not move.tile and tile.carries(move.tile.high)]
+        alternatives = [m for m in plays if not m.tile.is_double]
+        assert followers or not alternatives  # FOOT-1: never a foot it cannot help fill, if it had a choice
+    elif not move.tile.is_double:
+        # The highest value it can shed, give or take the one point it allows for keeping a follow-up.
+        best = max(value(m.tile) for m in plays if not m.tile.is_double)
+        assert value(move.tile) >= best - 1
+
+
 def test_random_bot_depends_only_on_seed_and_view() -> None:
     game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     while len(cf.legal_moves(game)) < 3:

@@ -72,7 +72,7 @@ def _holds(hand: tuple[Tile, ...], value: Pip, besides: Tile) -> int:
 
 
 def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip) -> float:
-    """Rates a play for :class:`GreedyBot`: tile value, plus follow-up, minus an unfillable foot.
+    """Rates a play for :class:`GreedyBot`: tile value, plus a follow-up bonus; a foot it cannot fill rates below 0.
 
     ``offered`` is the value of the node the tile goes onto.
 
@@ -84,9 +84,11 @@ def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip)
     tile = move.tile
     score: float = rules.tile_value(tile)
     if tile.is_double:
-        # FOOT-1/FOOT-2: a double opens a foot that needs three toes of its value first.
+        # FOOT-1/FOOT-2: a double opens a foot that needs three toes of its value first. With no
+        # toe in hand, it is a last resort whatever it is worth: rated in (-1, 0), below every
+        # other play (each worth 1 or more), the more valuable such double first.
         toes = _holds(hand, tile.high, tile)
-        score += 12 + 4 * min(toes, 3) if toes else -25
+        return score + 12 + 4 * min(toes, 3) if toes else score / (1 + score) - 1
     else:
         # Keep a follow-up: prefer leaving an end this hand can play on later.
         exposed = tile.other(offered)

@@ -24,8 +24,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         import rich  # noqa: F401
     except ImportError as error:
         sys.stderr.write(
-            f"chickenfoot: the command line needs {error.name or 'click and rich'}, "
-            f"which come with the 'cli' extra: {_EXTRA_HINT}\n"
+            f"chickenfoot: the command line needs click and rich (missing: {error.name or 'one of them'}); "
+            f"they come with the 'cli' extra: {_EXTRA_HINT}\n"
         )
         return 1
     from ._app import app
