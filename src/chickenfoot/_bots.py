@@ -89,10 +89,9 @@ def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip)
         # other play (each worth 1 or more), the more valuable such double first.
         toes = _holds(hand, tile.high, tile)
         return score + 12 + 4 * min(toes, 3) if toes else score / (1 + score) - 1
-    else:
-        # Keep a follow-up: prefer leaving an end this hand can play on later.
-        exposed = tile.other(offered)
-        score += 0.5 * min(_holds(hand, exposed, tile), 2)
+    # Keep a follow-up: prefer leaving an end this hand can play on later.
+    exposed = tile.other(offered)
+    score += 0.5 * min(_holds(hand, exposed, tile), 2)
     return score
 
 
