@@ -228,3 +228,29 @@ def test_without_the_cli_extra_the_command_says_what_to_install(
     code, _, err = run(capsys, "simulate")
     assert code == 1
     assert "pip install 'chickenfoot[cli]'" in err
+
+
+def test_tournament_output_does_not_depend_on_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = []
+    for workers in ("1", "2"):
+        argv = ["tournament", "--games", "4", "--bots", "greedy,random,search:3", "--rule", "max_pip=6"]
+        code, out, _ = run(capsys, *argv, "--workers", workers, "--json", "-")
+        assert code == 0
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1]
+
+
+def test_replay_pauses_between_steps_and_stops_on_q(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = save_record(_finished_game(), tmp_path / "game.json")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\nq\n"))  # one step on, then stop
+    code, out, _ = run(capsys, "replay", str(path), "--pause")
+    assert code == 0
+    assert "Round 2:" in out
+    assert "Round 3:" not in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # end of input stops cleanly too
+    code, out, _ = run(capsys, "replay", str(path), "--pause")
+    assert code == 0
+    assert "Round 1:" in out
+    assert "Round 2:" not in out
