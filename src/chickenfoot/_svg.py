@@ -2,8 +2,10 @@
 
 Pure string building, no dependencies. Geometry: the center lies in the middle and its arms
 radiate evenly from it; a line of play runs straight on; a double is laid across the line and
-its three toes fan out from it (FOOT-1). Each tile shows the value matched against its parent
-on the half nearer the parent.
+its three toes fan out from it (FOOT-1). A line that would run into tiles already laid turns a
+corner (up to 120 degrees); a crowded layout can still box a line in, and then the turn that
+overlaps least is taken. Each tile shows the value matched against its parent on the half
+nearer the parent.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ UNIT = 24.0  # side of a half tile, in SVG user units
 GAP = 3.0
 TOE_SPREAD = 38.0  # degrees between a foot's toes
 PENDING_COLOR = "#e8590c"
+BENDS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 120.0, -120.0)  # turns tried, in order, when blocked
 
 # Pip positions on a 3x3 grid, (column, row) in -1..1, for values 0-9 (SET-1 sets up to double-9
 # draw pips; larger values are written as numerals).
@@ -69,28 +72,47 @@ def _layout(board: Board, arms: int) -> list[_Placed]:
     placed: list[_Placed | None] = [None] * len(nodes)
     placed[0] = _Placed(0.0, 0.0, 90.0, 0.0, center, center)  # the center double stands crosswise too
 
+    # Every tile laid so far as a rectangle (centre, axis angle); a line of play that would run
+    # into one turns a corner at its joint, as players do on a real table.
+    laid: list[tuple[float, float, float, int]] = [(0.0, 0.0, 90.0, 0)]
+
+    def collisions(index: int, cx: float, cy: float, axis: float) -> int:
+        parent = nodes[index].parent
+        return sum(1 for x, y, angle, owner in laid if owner != parent and _overlap((cx, cy, axis), (x, y, angle)))
+
     def lay(index: int, x: float, y: float, direction: float) -> None:
-        """Lays node ``index`` with its near edge at ``(x, y)``, its line of play heading ``direction``."""
+        """Lays node ``index`` with its near edge at ``(x, y)``, its line of play heading about ``direction``."""
         node = nodes[index]
-        rad = math.radians(direction)
+        double = node.tile.is_double
+        depth = UNIT / 2 if double else UNIT  # FOOT-1: a double lies across the line
+        best: tuple[int, float] | None = None
+        for bend in BENDS:
+            rad = math.radians(direction + bend)
+            hits = collisions(
+                index, x + math.cos(rad) * depth, y + math.sin(rad) * depth, direction + bend + 90 * double
+            )
+            if best is None or hits < best[0]:
+                best = (hits, bend)
+            if not hits:
+                break
+        assert best is not None
+        heading = direction + best[1]  # boxed in: the turn that overlaps least
+        rad = math.radians(heading)
         dx, dy = math.cos(rad), math.sin(rad)
-        if node.tile.is_double:
-            # FOOT-1: laid crosswise; the toes fan out from its far side.
-            cx, cy = x + dx * UNIT / 2, y + dy * UNIT / 2
-            placed[index] = _Placed(cx, cy, direction + 90, direction, node.exposed, node.exposed)
+        cx, cy = x + dx * depth, y + dy * depth
+        laid.append((cx, cy, heading + (90 if double else 0), index))
+        if double:
+            placed[index] = _Placed(cx, cy, heading + 90, heading, node.exposed, node.exposed)
             px, py = -dy, dx
             for toe, child in enumerate(children.get(index, [])):
-                side = (0, -1, 1)[toe % 3]
-                heading = direction + side * TOE_SPREAD
+                side = (0, -1, 1)[toe % 3]  # the toes fan out from its far side
                 sx = cx + dx * (UNIT / 2 + GAP) + px * side * UNIT * 0.7
                 sy = cy + dy * (UNIT / 2 + GAP) + py * side * UNIT * 0.7
-                lay(child, sx, sy, heading)
+                lay(child, sx, sy, heading + side * TOE_SPREAD)
         else:
-            near = node.tile.other(node.exposed)
-            cx, cy = x + dx * UNIT, y + dy * UNIT
-            placed[index] = _Placed(cx, cy, direction, direction, near, node.exposed)
+            placed[index] = _Placed(cx, cy, heading, heading, node.tile.other(node.exposed), node.exposed)
             for child in children.get(index, []):
-                lay(child, x + dx * (2 * UNIT + GAP), y + dy * (2 * UNIT + GAP), direction)
+                lay(child, x + dx * (2 * UNIT + GAP), y + dy * (2 * UNIT + GAP), heading)
 
     slots = max(arms, len(children.get(0, [])), 1)
     radius = UNIT * 1.1 + GAP
@@ -99,6 +121,27 @@ def _layout(board: Board, arms: int) -> list[_Placed]:
         rad = math.radians(heading)
         lay(child, math.cos(rad) * radius, math.sin(rad) * radius, heading)
     return [p for p in placed if p is not None]
+
+
+def _overlap(a: tuple[float, float, float], b: tuple[float, float, float]) -> bool:
+    """Tells whether two tiles (centre x, centre y, axis angle) overlap, by separating axes; touching is fine."""
+    shrink = 0.92  # tiles meeting edge to edge, or a corner grazing, do not count
+
+    def corners(tile: tuple[float, float, float]) -> list[tuple[float, float]]:
+        cx, cy, angle = tile
+        rad = math.radians(angle)
+        ux, uy = math.cos(rad) * UNIT * shrink, math.sin(rad) * UNIT * shrink
+        return [(cx + sx * ux - sy * uy / 2, cy + sx * uy + sy * ux / 2) for sx in (-1, 1) for sy in (-1, 1)]
+
+    first, second = corners(a), corners(b)
+    for angle in (a[2], a[2] + 90, b[2], b[2] + 90):
+        rad = math.radians(angle)
+        nx, ny = math.cos(rad), math.sin(rad)
+        one = [x * nx + y * ny for x, y in first]
+        two = [x * nx + y * ny for x, y in second]
+        if max(one) <= min(two) or max(two) <= min(one):
+            return False
+    return True
 
 
 def _corners(p: _Placed) -> list[tuple[float, float]]:
