@@ -48,8 +48,6 @@ def configurations(draw: st.DrawFn) -> tuple[cf.Rules, int]:
     options: dict[str, Any] = {}
     for name in names:
         options.update(pool[name])
-    if preset == "trains" and options.get("center_arms") == 6:
-        options["center_arms"] = 8  # trains: at least one arm per player
     build = cf.Rules.trains if preset == "trains" else cf.Rules.cross
     rules = build(**options)
     players = draw(st.integers(2, 8).filter(lambda n: playable(rules, n)))

@@ -98,3 +98,13 @@ def test_perft_files_refuse_broken_blocks() -> None:
         read_perft_file("id x\nepd y\nperft one 2\n")
     with pytest.raises(cf.InvalidRecordError, match="needs an id"):
         read_perft_file("perft 1 2\n")
+
+
+@pytest.mark.rule("FOOT-3")
+def test_the_last_toe_opens_the_board() -> None:
+    state = _case("last-toe")
+    assert state.board.missing == 1
+    for move in cf.legal_moves(state):
+        after = cf.apply(state, move)
+        assert after.board.pending is None
+        assert len(after.board.open_ends) > 1

@@ -184,3 +184,13 @@ def test_the_schema_ships_in_the_package_and_matches_records() -> None:
     broken["moves"] = ["9-5 at 3"]
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(broken, schema)
+
+
+def test_records_and_views_are_frozen_values() -> None:
+    assert issubclass(cf.InvalidRecordError, ValueError)
+    record = cf.GameRecord(cf.Rules.trains(), 2, 0, ())
+    view = cf.observe(cf.new_game(cf.Rules.trains(), 2, seed=0), 0)
+    for value in (record, view):
+        assert "__slots__" in vars(type(value))
+        with pytest.raises(AttributeError):
+            value.players = 3  # type: ignore[misc]

@@ -35,7 +35,10 @@ def _hide_differently(state: cf.RoundState, viewer: int, rng: random.Random) -> 
 @given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
 def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: random.Random) -> None:
     viewer = seat % game.players
-    other = attrs.evolve(game, round=_hide_differently(game.round, viewer, rng), seed=game.seed + 1)
+    results = tuple(  # finished rounds: their final hands and yards are hidden too
+        attrs.evolve(result, final=_hide_differently(result.final, viewer, rng)) for result in game.results
+    )
+    other = attrs.evolve(game, round=_hide_differently(game.round, viewer, rng), seed=game.seed + 1, results=results)
     view = cf.observe(game, viewer)
     assert view == cf.observe(other, viewer)
     assert repr(view) == repr(cf.observe(other, viewer))
@@ -225,3 +228,28 @@ def test_determinize_rarely_needs_to_resample(monkeypatch: pytest.MonkeyPatch) -
         game = play_randomly(cf.new_game(rules[seed % 3], 2 + seed % 3, seed), rng.randrange(120), rng)
         cf.determinize(cf.observe(game, seed % game.players), rng)
     assert outcomes.count(False) <= len(outcomes) // 20
+
+
+@given(games(max_steps=150), st.data())
+def test_determinize_refuses_forged_views_cleanly(game: cf.GameState, data: st.DataObject) -> None:
+    view = cf.observe(game, data.draw(st.integers(0, game.players - 1)))
+    history = view.history
+    forged = data.draw(
+        st.sampled_from(
+            [
+                attrs.evolve(view, history=history[: len(history) // 2]),
+                attrs.evolve(view, history=history[1:]),
+                attrs.evolve(view, yard_size=view.yard_size + 1),
+                attrs.evolve(view, hand_sizes=view.hand_sizes[:-1]),
+                attrs.evolve(view, hand=view.hand[1:]),
+                attrs.evolve(view, drawn=view.unseen[0] if view.unseen else None),
+                attrs.evolve(view, history=(*history, (view.player, cf.Draw()))),
+                attrs.evolve(view, history=(*history, (view.player, cf.Pass()))),
+            ]
+        )
+    )
+    try:
+        sample = cf.determinize(forged, random.Random(0))
+    except cf.InvalidRecordError:
+        return  # refused with the documented error
+    assert cf.observe(sample, forged.player) == forged  # or a game really does fit it

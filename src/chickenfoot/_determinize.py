@@ -310,6 +310,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """
     if type(view) is not PlayerView:
         raise TypeError(f"determinize takes a PlayerView (from observe), got {type(view).__name__}")
+    _check_view(view)
     seats, identified, _ = _read_history(view)
     center, double = view.board.center.high, view.rules.round_double(view.round_index)
     if center < double:
@@ -330,6 +331,24 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         if round_ is not None:
             return _game(view, round_, rng)
     raise InvalidRecordError("no sampled deal replays the view's history; is the view from observe()?")
+
+
+def _check_view(view: PlayerView) -> None:
+    """Checks the counts a sample depends on, so a hand-made view fails with a reason."""
+    sizes = view.hand_sizes
+    if not (
+        view.players >= 2
+        and len(sizes) == view.players
+        and 0 <= view.player < view.players
+        and sizes[view.player] == len(view.hand)
+    ):
+        raise InvalidRecordError("the view's players, seat and hand sizes disagree: is it from observe()?")
+    if len(view.unseen) != sum(sizes) - len(view.hand) + view.yard_size:
+        raise InvalidRecordError("the view's hand sizes and yard size do not add up to the unseen tiles")
+    if view.drawn is not None:
+        last = view.history[-1] if view.history else None
+        if view.drawn not in view.hand or last is None or last != (view.player, Draw()):
+            raise InvalidRecordError("the view's drawn tile is not the viewer's last draw")
 
 
 def _sample_round(

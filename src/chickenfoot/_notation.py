@@ -23,14 +23,15 @@ follows; a tile that does not fit its parent, or a full parent, is rejected. Eve
 set must appear exactly once among the hands, the yard and the board. The round's history is
 not part of a position (two states that differ only in history are equal).
 
+Two players on double-6: player 0 to move, nothing drawn, a reserve of 2, then the hands,
+the yard, a center 6-6 with one arm 6-5, and the round in play:
+
 >>> import chickenfoot as cf
->>> board = cf.Board.start(cf.Tile(6, 6), arms=2).place(cf.Tile(6, 1), onto=0)
->>> text = "trains[max_pip=6] 1 - 2 6-2,5-0,3-3/4-1,2-2 " + ",".join(
-...     str(t) for t in cf.full_set(6) if t not in {cf.Tile(6, 2), cf.Tile(5, 0), cf.Tile(3, 3),
-...     cf.Tile(4, 1), cf.Tile(2, 2), cf.Tile(6, 6), cf.Tile(6, 1)}) + " 6-6,6-1<0 play"
+>>> text = ("trains[max_pip=6] 0 - 2 2-2,4-2,5-3,5-0,3-2,4-1,3-3,4-4,4-3,6-4/5-2,3-0,2-0,0-0,5-5,5-1,5-4,1-0,6-2 "
+...         "3-1,1-1,2-1,6-0,6-3,4-0,6-1 6-6,6-5<0 play")
 >>> state = cf.parse_position(text)
->>> state.board == board, state.current_player, cf.legal_moves(state)
-(True, 1, (Draw(),))
+>>> state.board.pending, cf.legal_moves(state)   # the center still needs its second arm (OPEN-2)
+(0, (Play(Tile(6, 4), onto=0),))
 >>> cf.position(state) == text
 True
 """

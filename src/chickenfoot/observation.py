@@ -1,0 +1,163 @@
+"""Observation tensors: one fixed-size ``float32`` vector per player, for learning (needs numpy).
+
+Install with ``pip install chickenfoot[numpy]`` (the OpenSpiel and PettingZoo extras include it).
+The vector is built from a :class:`~chickenfoot.PlayerView`, so it holds only what the
+player may see. Seats are *relative*: entry 0 of every per-seat
+block is ``player``, entry 1 the next player to move after them (TURN-1), and so on, so one
+policy can play every seat. With ``S`` tiles in the set, ``V = max_pip + 1`` values, ``n``
+players and ``R = max_pip + 1`` rounds, the blocks are, in order:
+
+==================  =====  ==================================================================
+block               size   meaning
+==================  =====  ==================================================================
+``hand``            S      1 for each tile in the player's hand (by ``Tile.index``)
+``drawn``           S      1 for the tile the player drew this turn and may or must play
+``board``           S      1 for each tile on the board
+``open_ends``       V      per value, how many non-pending open ends offer it
+``pending_value``   V      one-hot value of the pending node (all 0 when none)
+``pending_missing`` 1      tiles the pending node still needs (0 when none)
+``pending_center``  1      1 while the pending node is the center (OPEN-2)
+``center``          V      one-hot value of the round's center double
+``hand_sizes``      n      tiles in each hand, relative seats
+``yard``            2      tiles in the yard; tiles that may still be drawn (DRAW-1, YARD-1)
+``to_move``         n      one-hot relative seat of the player to move (all 0 once over)
+``totals``          n      each player's score over the finished rounds, relative seats
+``round``           R      one-hot round number (ROUND-1)
+==================  =====  ==================================================================
+
+Counts and scores are raw numbers, not scaled. On double-9 with 4 players the vector has
+3 * 55 + 10 + 10 + 1 + 1 + 10 + 4 + 2 + 4 + 4 + 10 = 221 entries.
+
+>>> import chickenfoot as cf
+>>> from chickenfoot.observation import observation, observation_size
+>>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+>>> vector = observation(game, player=0)
+>>> vector.shape, observation_size(game.rules, 4), int(vector[:55].sum())
+((221,), 221, 11)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._rules import Rules
+from ._state import GameState
+from ._views import PlayerView, observe
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+__all__ = ["layout", "observation", "observation_size", "write_observation"]
+
+
+def layout(rules: Rules, players: int) -> tuple[tuple[str, int, int], ...]:
+    """Gets the blocks of the observation vector as ``(name, start, size)``, in order.
+
+    >>> [name for name, _, _ in layout(Rules.trains(), 4)][:4]
+    ['hand', 'drawn', 'board', 'open_ends']
+    """
+    tiles, values = rules.set_size, rules.max_pip + 1
+    sizes = (
+        ("hand", tiles),
+        ("drawn", tiles),
+        ("board", tiles),
+        ("open_ends", values),
+        ("pending_value", values),
+        ("pending_missing", 1),
+        ("pending_center", 1),
+        ("center", values),
+        ("hand_sizes", players),
+        ("yard", 2),
+        ("to_move", players),
+        ("totals", players),
+        ("round", rules.rounds),
+    )
+    blocks = []
+    start = 0
+    for name, size in sizes:
+        blocks.append((name, start, size))
+        start += size
+    return tuple(blocks)
+
+
+def observation_size(rules: Rules, players: int) -> int:
+    """Gets the length of the observation vector for ``players`` players under ``rules``.
+
+    >>> observation_size(Rules.trains(), 2), observation_size(Rules.cross(max_pip=12), 4)
+    (215, 341)
+    """
+    _, start, size = layout(rules, players)[-1]
+    return start + size
+
+
+def _view(source: GameState | PlayerView, player: int | None) -> PlayerView:
+    if type(source) is PlayerView:
+        if player is not None and player != source.player:
+            raise ValueError(f"this view belongs to player {source.player}, not player {player}: pass player=None")
+        return source
+    if type(source) is GameState:
+        if player is None:
+            raise ValueError("observing a GameState needs the seat: pass player=0 to players - 1")
+        return observe(source, player)
+    raise TypeError(f"observation takes a GameState and a player, or a PlayerView; got {type(source).__name__}")
+
+
+def write_observation(source: GameState | PlayerView, player: int | None, out: NDArray[np.float32]) -> None:
+    """Writes a player's observation into ``out`` (zeroed first), without allocating.
+
+    ``source`` is a ``GameState`` with the seat ``player``, or a ``PlayerView``
+    (``player`` then ``None``): the vector is built from the view alone, so it cannot leak
+    hidden tiles.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> out = np.ones(observation_size(game.rules, 4), np.float32)
+    >>> write_observation(game, 1, out)
+    >>> bool((out == observation(cf.observe(game, 1))).all())
+    True
+    """
+    view = _view(source, player)
+    seat, players = view.player, view.players
+    blocks = {name: start for name, start, _ in layout(view.rules, players)}
+    out.fill(0)
+    board = view.board
+    for tile in view.hand:
+        out[blocks["hand"] + tile.index] = 1
+    if view.drawn is not None:
+        out[blocks["drawn"] + view.drawn.index] = 1
+    for node in board.nodes:
+        out[blocks["board"] + node.tile.index] = 1
+    for value, ends in enumerate(board.ends_by_value[: view.rules.max_pip + 1]):
+        out[blocks["open_ends"] + value] = len(ends)
+    if board.pending is not None:
+        out[blocks["pending_value"] + board.nodes[board.pending].exposed] = 1
+        out[blocks["pending_missing"]] = board.missing
+        out[blocks["pending_center"]] = board.pending == 0
+    out[blocks["center"] + board.center.high] = 1
+    out[blocks["yard"]] = view.yard_size
+    out[blocks["yard"] + 1] = max(0, view.yard_size - view.reserve)
+    for offset in range(players):
+        other = (seat + offset) % players
+        out[blocks["hand_sizes"] + offset] = view.hand_sizes[other]
+        out[blocks["totals"] + offset] = view.totals[other]
+    if view.current_player is not None:
+        out[blocks["to_move"] + (view.current_player - seat) % players] = 1
+    out[blocks["round"] + min(view.round_index, view.rules.rounds - 1)] = 1
+
+
+def observation(source: GameState | PlayerView, player: int | None = None) -> NDArray[np.float32]:
+    """Gets a player's observation as a new ``float32`` vector (layout above).
+
+    ``source`` is a ``GameState`` with the seat ``player``, or a ``PlayerView``.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=1)
+    >>> observation(game, 2).dtype, bool((observation(game, 2) == observation(cf.observe(game, 2))).all())
+    (dtype('float32'), True)
+    """
+    view = _view(source, player)
+    out = np.zeros(observation_size(view.rules, view.players), np.float32)
+    write_observation(view, None, out)
+    return out
