@@ -149,3 +149,12 @@ def test_search_beats_random_over_a_few_games() -> None:
     result = cf.run_tournament(lineup, games=6, seed=11, workers=1, rules=cf.Rules.trains(max_pip=6))
     search, random_ = result.standings
     assert search.mean_round_score < random_.mean_round_score
+
+
+def test_bots_refuse_a_view_without_a_move_to_make() -> None:
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    idle = (game.round.current_player + 1) % 4
+    view = cf.observe(game, idle)
+    for bot in (cf.RandomBot(), cf.GreedyBot(), cf.SearchBot(simulations=5)):
+        with pytest.raises(ValueError, match=f"player {idle} has no move to make"):
+            bot(view)

@@ -39,6 +39,16 @@ class Bot(Protocol):
         ...
 
 
+def _moves(view: PlayerView) -> tuple[Move, ...]:
+    """Gets the view's legal moves, refusing a view in which its player has no move to make."""
+    if not view.legal_moves:
+        raise ValueError(
+            f"player {view.player} has no move to make in this view (it is not their turn, or the game is over): "
+            "ask a bot only for the player to move"
+        )
+    return view.legal_moves
+
+
 def _view_rng(seed: int, view: PlayerView) -> random.Random:
     # A string seed is hashed with SHA-512 by `random`, the same on every machine and process.
     return random.Random(f"{seed}/{view.player}/{view.round_index}/{len(view.history)}/{sum(view.totals)}")
@@ -60,7 +70,7 @@ class RandomBot:
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns a legal move chosen at random."""
-        return _view_rng(self.seed, view).choice(view.legal_moves)
+        return _view_rng(self.seed, view).choice(_moves(view))
 
     def __repr__(self) -> str:
         return f"RandomBot(seed={self.seed})"
@@ -110,7 +120,7 @@ class GreedyBot:
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns the best-rated play, else the first legal move (draw or pass)."""
-        moves = view.legal_moves
+        moves = _moves(view)
         best: Move = moves[0]
         best_score = -math.inf
         for move in moves:
@@ -198,7 +208,7 @@ class SearchBot:
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns the most visited move at the root after the search."""
-        moves = view.legal_moves
+        moves = _moves(view)
         if len(moves) == 1:
             return moves[0]
         rng = _view_rng(self.seed, view)
