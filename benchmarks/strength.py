@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
+import statistics
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -65,11 +67,23 @@ def main() -> int:
                 print(f"{len(done)}/{args.games} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     outcomes = tuple(done[index] for index in sorted(done) if index < args.games)
     result = cf.TournamentResult(rules=cf.Rules.trains(), lineup=lineup, seed=args.seed, outcomes=outcomes)
+    # Paired by game: the search seat's mean round score minus the other seats' mean.
+    differences = []
+    for outcome in outcomes:
+        search = [seat for seat, entry in enumerate(outcome.seats) if entry == 0]
+        others = [seat for seat, entry in enumerate(outcome.seats) if entry != 0]
+        mean = [
+            sum(scores[s] for scores in outcome.round_scores for s in seats) / (len(seats) * len(outcome.round_scores))
+            for seats in (search, others)
+        ]
+        differences.append(mean[0] - mean[1])
+    half = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else math.nan
     report = {
         "lineup": list(lineup),
         "games": len(outcomes),
         "seed": args.seed,
         "standings": [attrs.asdict(standing) for standing in result.standings],
+        "paired_difference": {"mean": statistics.fmean(differences), "ci95": half},
     }
     print(json.dumps(report, indent=2))
     return 0
