@@ -215,7 +215,7 @@ def _write(target: str, text: str, console: Console) -> None:
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Number of games.")
 @click.option(
     "--bots",
-    default="search,greedy,greedy,greedy",
+    default="search:50,greedy,greedy,greedy",
     show_default=True,
     metavar="LIST",
     help="The lineup, one bot per player, comma-separated: random, greedy, search, search:N (N simulations a move).",
