@@ -82,3 +82,16 @@ def test_bad_tournaments_are_refused_with_a_reason(kwargs: dict[str, object], me
     arguments: dict[str, object] = {"lineup": ["greedy", "random"], "games": 1, "workers": 1, **kwargs}
     with pytest.raises(ValueError, match=message):
         cf.run_tournament(**arguments)  # type: ignore[arg-type]
+
+
+def test_the_library_imports_no_optional_dependency() -> None:
+    # `import chickenfoot` needs attrs and typing-extensions only; click, rich and ray stay out.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    src = str(Path(cf.__file__).resolve().parent.parent)
+    code = "import sys, chickenfoot; print(sorted({m.split('.')[0] for m in sys.modules} & {'click', 'rich', 'ray'}))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={"PYTHONPATH": src})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
