@@ -10,8 +10,13 @@ The board never rescans itself. Two facts keep that cheap:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import chain
+from typing import Any
+
 import attrs
 
+from ._build import builder, new
 from ._moves import NodeIndex
 from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile
 
@@ -19,8 +24,17 @@ __all__ = ["Board", "Node", "FOOT_TOES"]
 
 FOOT_TOES = 3  # FOOT-1
 
+# The nodes are kept as full chunks of 16 (shared between boards) and a tail of fewer than 16:
+# node i is in chunk i >> 4 at i & 15, or in the tail. Placing a tile copies the tail (and, once
+# in 16 plays, the short tuple of chunks), not every node, so a board kept alive costs memory
+# for what the move changed. The split depends only on the count, so equal node sequences have
+# equal chunks and tails, and comparing those compares nodes.
+_SHIFT = 4
+_CHUNK = 1 << _SHIFT
+_LOW = _CHUNK - 1
 
-@attrs.frozen
+
+@attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
 class Node:
     """A placed tile.
 
@@ -36,9 +50,12 @@ class Node:
     """The value the node offers: a double's own value, else the half not matched to its parent."""
 
 
-@attrs.frozen
+@attrs.frozen(weakref_slot=False, init=False, repr=False)  # no weakref slot: see _build
 class Board:
     """The layout of a round: the placed tiles, the open ends by value, and the pending node.
+
+    Construct one with :meth:`start` and :meth:`place` (or ``Board(nodes, ends_by_value,
+    ends_mask, pending, missing)``).
 
     >>> board = Board.start(Tile(9, 9), arms=4)
     >>> board.pending, board.pending_value, board.open_ends
@@ -48,8 +65,9 @@ class Board:
     (['9-9', '9-5'], 3)
     """
 
-    nodes: tuple[Node, ...]
-    """Every placed tile; node 0 is the center, the rest in the order they were placed."""
+    _head: tuple[tuple[Node, ...], ...]
+    _tail: tuple[Node, ...]
+    # The nodes, in full chunks and a tail; read :attr:`nodes`.
     ends_by_value: tuple[tuple[NodeIndex, ...], ...]
     """For each pip value, the non-pending open ends offering it (each has room for one tile)."""
     ends_mask: int
@@ -58,6 +76,63 @@ class Board:
     """The node every play must go onto (OPEN-2, FOOT-2), or ``None``."""
     missing: int
     """How many more tiles the pending node needs (0 when nothing is pending)."""
+    _size: int = attrs.field(eq=False)
+    _nodes: tuple[Node, ...] | None = attrs.field(eq=False)
+    # len(nodes), and the nodes tuple once someone asked for it.
+
+    def __init__(
+        self,
+        nodes: Iterable[Node],
+        ends_by_value: tuple[tuple[NodeIndex, ...], ...],
+        ends_mask: int,
+        pending: NodeIndex | None,
+        missing: int,
+    ) -> None:
+        """Builds a board from its parts (no checks: :meth:`start` and :meth:`place` keep them consistent)."""
+        nodes = tuple(nodes)
+        setattr_ = object.__setattr__
+        full = len(nodes) & ~_LOW
+        setattr_(self, "_head", tuple(nodes[i : i + _CHUNK] for i in range(0, full, _CHUNK)))
+        setattr_(self, "_tail", nodes[full:])
+        setattr_(self, "ends_by_value", ends_by_value)
+        setattr_(self, "ends_mask", ends_mask)
+        setattr_(self, "pending", pending)
+        setattr_(self, "missing", missing)
+        setattr_(self, "_size", len(nodes))
+        setattr_(self, "_nodes", nodes)
+
+    @property
+    def nodes(self) -> tuple[Node, ...]:
+        """Gets every placed tile; node 0 is the center, the rest in the order they were placed."""
+        nodes = self._nodes
+        if nodes is None:
+            nodes = (*chain.from_iterable(self._head), *self._tail)
+            object.__setattr__(self, "_nodes", nodes)
+        return nodes
+
+    def node(self, index: NodeIndex) -> Node:
+        """Gets node ``index`` (like ``nodes[index]``, without building the tuple).
+
+        >>> Board.start(Tile(9, 9), arms=4).node(0)
+        Node(tile=Tile(9, 9), parent=None, exposed=9)
+        """
+        if not 0 <= index < self._size:
+            if -self._size <= index < 0:
+                index += self._size
+            else:
+                raise IndexError(f"there is no node {index}: the board has nodes 0 to {self._size - 1}")
+        chunk = index >> _SHIFT
+        return (self._head[chunk] if chunk < len(self._head) else self._tail)[index & _LOW]
+
+    def __len__(self) -> int:
+        """Counts the placed tiles, ``len(board.nodes)``."""
+        return self._size
+
+    def __repr__(self) -> str:
+        return (
+            f"Board(nodes={self.nodes!r}, ends_by_value={self.ends_by_value!r}, ends_mask={self.ends_mask!r}, "
+            f"pending={self.pending!r}, missing={self.missing!r})"
+        )
 
     @classmethod
     def start(cls, center: Tile, arms: int) -> Board:
@@ -74,12 +149,12 @@ class Board:
     @property
     def center(self) -> Tile:
         """Gets the round's starting double."""
-        return self.nodes[0].tile
+        return self.node(0).tile
 
     @property
     def pending_value(self) -> Pip | None:
         """Gets the value every play must carry while a node is pending, else ``None``."""
-        return None if self.pending is None else self.nodes[self.pending].exposed
+        return None if self.pending is None else self.node(self.pending).exposed
 
     @property
     def open_ends(self) -> tuple[NodeIndex, ...]:
@@ -92,20 +167,20 @@ class Board:
     def playable_mask(self) -> int:
         """Gets a bit per pip value a tile must carry to be playable now."""
         if self.pending is not None:
-            return 1 << self.nodes[self.pending].exposed
+            return 1 << self.node(self.pending).exposed
         return self.ends_mask
 
     def accepts(self, value: Pip, onto: NodeIndex) -> bool:
         """Tells whether a tile carrying ``value`` may be matched against node ``onto`` now."""
         if self.pending is not None:
-            return onto == self.pending and self.nodes[onto].exposed == value
+            return onto == self.pending and self.node(onto).exposed == value
         return onto in self.ends_by_value[value]
 
     def capacity(self, index: NodeIndex, arms: int) -> int:
         """Gets how many tiles node ``index`` takes in all: center ``arms``, doubles 3, others 1."""
         if index == 0:
             return arms
-        return FOOT_TOES if self.nodes[index].tile.is_double else 1
+        return FOOT_TOES if self.node(index).tile.is_double else 1
 
     def children(self, index: NodeIndex) -> tuple[NodeIndex, ...]:
         """Gets the nodes attached to node ``index``, in the order they were placed (scans)."""
@@ -117,32 +192,65 @@ class Board:
         A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
         node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
         """
-        nodes = self.nodes
-        matched = nodes[onto].exposed
-        index = len(nodes)
+        head, tail = self._head, self._tail
+        index = self._size
+        if not 0 <= onto < index:
+            raise IndexError(f"there is no node {onto}: the board has nodes 0 to {index - 1}")
+        chunk = onto >> _SHIFT
+        matched = (head[chunk] if chunk < len(head) else tail)[onto & _LOW].exposed
         ends = list(self.ends_by_value)
         mask = self.ends_mask
-        if self.pending is not None:
+        pending = self.pending
+        if pending is not None:
             missing = self.missing - 1
-            pending: NodeIndex | None = self.pending if missing else None
+            if not missing:
+                pending = None
         else:
             # PLAY-2: a non-pending end takes one tile, so it closes.
-            remaining = tuple(i for i in ends[matched] if i != onto)
-            ends[matched] = remaining
-            if not remaining:
-                mask &= ~(1 << matched)
-            missing, pending = 0, None
+            offering = ends[matched]
+            if onto in offering:
+                if len(offering) == 1:
+                    ends[matched] = ()
+                    mask &= ~(1 << matched)
+                else:
+                    at = offering.index(onto)
+                    ends[matched] = offering[:at] + offering[at + 1 :]
+            missing = 0
         if tile.high == tile.low:
             exposed = matched
             pending, missing = index, FOOT_TOES  # FOOT-1: laid crosswise, takes three toes
         else:
             exposed = tile.low if tile.high == matched else tile.high
-            ends[exposed] = (*ends[exposed], index)
+            ends[exposed] += (index,)
             mask |= 1 << exposed
-        return Board(
-            nodes=(*nodes, Node(tile, onto, exposed)),
-            ends_by_value=tuple(ends),
-            ends_mask=mask,
-            pending=pending,
-            missing=missing,
-        )
+        # Nodes are values, so equal ones are shared between boards (and the playouts that keep them).
+        key = (onto << 16) | (tile.index << 5) | exposed
+        node = _NODES.get(key)
+        if node is None:
+            node = _NODES[key] = Node(tile, onto, exposed)
+        tail = (*tail, node)
+        if len(tail) == _CHUNK:
+            head, tail = (*head, tail), ()
+        if _BoardBuilder is None:  # pragma: no cover - see _build
+            fields: dict[str, object] = {"_head": head, "_tail": tail, "ends_by_value": tuple(ends), "ends_mask": mask}
+            fields.update(pending=pending, missing=missing, _size=index + 1, _nodes=None)
+            made: Board = new(Board)
+            for name, value in fields.items():
+                object.__setattr__(made, name, value)
+            return made
+        built = new(_BoardBuilder)
+        built._head = head
+        built._tail = tail
+        built.ends_by_value = tuple(ends)
+        built.ends_mask = mask
+        built.pending = pending
+        built.missing = missing
+        built._size = index + 1
+        built._nodes = None
+        built.__class__ = Board
+        board: Board = built
+        return board
+
+
+_NODES: dict[int, Node] = {}
+_BoardBuilder: Any = builder(Board)

@@ -14,23 +14,23 @@ from ._errors import IllegalMoveError
 from ._moves import DRAW, PASS, Draw, Move, Pass, Play
 from ._rules import Rules
 from ._scoring import round_scores, winners
-from ._state import GameState, RoundResult, RoundState
-from ._tiles import Tile
+from ._state import GameState, RoundResult, RoundState, make_game, make_round, set_held, set_legal
+from ._tiles import MAX_SUPPORTED_PIP, Tile, full_set
 
 __all__ = ["apply", "legal_moves", "new_game"]
 
 State = TypeVar("State", GameState, RoundState)
 
-# Plays are interned: move generation hands out shared objects instead of building new ones.
-_PLAYS: dict[int, Play] = {}
+
+class _PlayTable(dict[int, Play]):
+    """Interned plays keyed ``onto << 8 | tile.index``: move generation hands out shared objects."""
+
+    def __missing__(self, key: int) -> Play:
+        play = self[key] = Play(full_set(MAX_SUPPORTED_PIP)[key & 255], key >> 8)
+        return play
 
 
-def _play(tile: Tile, onto: int) -> Play:
-    key = onto << 8 | tile.index
-    play = _PLAYS.get(key)
-    if play is None:
-        play = _PLAYS[key] = Play(tile, onto)
-    return play
+_PLAYS = _PlayTable()
 
 
 def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
@@ -50,47 +50,72 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
 
 
 # -- move generation ------------------------------------------------------------------------
+#
+# Every state caches its legal moves (RoundState._legal), so a caller's legal_moves() and the
+# following apply() generate them once between them, and apply() validates a move by looking
+# it up instead of re-deriving the rules.
 
 
 def _plays_of(tile: Tile, board: Board) -> list[Play]:
     """Lists the places ``tile`` fits now (PLAY-1, OPEN-2, FOOT-2)."""
-    if board.pending is not None:
-        if tile.mask >> board.nodes[board.pending].exposed & 1:
-            return [_play(tile, board.pending)]
+    table = _PLAYS
+    pending = board.pending
+    if pending is not None:
+        if tile.mask >> board.node(pending).exposed & 1:
+            return [table[pending << 8 | tile.index]]
         return []
     ends = board.ends_by_value
-    plays = [_play(tile, onto) for onto in ends[tile.high]]
+    index = tile.index
+    plays = [table[onto << 8 | index] for onto in ends[tile.high]]
     if tile.low != tile.high:
-        plays += [_play(tile, onto) for onto in ends[tile.low]]
+        plays += [table[onto << 8 | index] for onto in ends[tile.low]]
     return plays
 
 
-def _all_plays(hand: tuple[Tile, ...], board: Board) -> list[Play]:
-    mask = board.playable_mask
-    plays: list[Play] = []
-    for tile in hand:
-        if tile.mask & mask:
-            plays += _plays_of(tile, board)
-    return plays
+def _generate(state: RoundState) -> tuple[Move, ...]:
+    if state.is_over:
+        return ()
+    board = state.board
+    drawn = state.drawn
+    if drawn is not None:
+        plays = _plays_of(drawn, board)
+        if plays:
+            # DRAW-2: must play it; DRAW-3: may play it or pass.
+            return tuple(plays) if state.rules.drawn_tile == "must_play" else (*plays, PASS)
+        if state.rules.draw_until_playable and len(state.yard) > state.reserve:
+            return (DRAW,)  # variant of DRAW-1: keep drawing
+        return (PASS,)  # DRAW-2: the drawn tile cannot be played
+    table = _PLAYS
+    pending = board.pending
+    plays = []
+    if pending is not None:  # OPEN-2, FOOT-2: only the pending node takes tiles
+        exposed = board.node(pending).exposed
+        base = pending << 8
+        for tile in state.hands[state.current_player]:
+            if tile.mask >> exposed & 1:
+                plays.append(table[base | tile.index])
+    else:
+        mask = board.ends_mask
+        ends = board.ends_by_value
+        for tile in state.hands[state.current_player]:
+            if tile.mask & mask:  # PLAY-1: carries a value some open end offers
+                index = tile.index
+                for onto in ends[tile.high]:
+                    plays.append(table[onto << 8 | index])
+                if tile.low != tile.high:
+                    for onto in ends[tile.low]:
+                        plays.append(table[onto << 8 | index])
+    if plays:
+        return tuple(plays)  # DRAW-4: no draw while a play exists
+    return (DRAW,) if len(state.yard) > state.reserve else (PASS,)  # DRAW-1, YARD-2
 
 
 def _round_moves(state: RoundState) -> tuple[Move, ...]:
-    if state.is_over:
-        return ()
-    rules = state.rules
-    drawn = state.drawn
-    if drawn is not None:
-        plays = _plays_of(drawn, state.board)
-        if plays:
-            # DRAW-2: must play it; DRAW-3: may play it or pass.
-            return tuple(plays) if rules.drawn_tile == "must_play" else (*plays, PASS)
-        if rules.draw_until_playable and state.can_draw:
-            return (DRAW,)  # variant of DRAW-1: keep drawing
-        return (PASS,)  # DRAW-2: the drawn tile cannot be played
-    plays = _all_plays(state.hands[state.current_player], state.board)
-    if plays:
-        return tuple(plays)  # DRAW-4: no draw while a play exists
-    return (DRAW,) if state.can_draw else (PASS,)  # DRAW-1, YARD-2
+    legal = state._legal
+    if legal is None:
+        legal = _generate(state)
+        set_legal(state, legal)
+    return legal
 
 
 def legal_moves(state: GameState | RoundState) -> tuple[Move, ...]:
@@ -101,11 +126,20 @@ def legal_moves(state: GameState | RoundState) -> tuple[Move, ...]:
     >>> all(move.onto == 0 for move in cf.legal_moves(game))   # OPEN-2: arms go on the center
     True
     """
-    if type(state) is GameState:
-        return () if state.is_over else _round_moves(state.round)
-    if type(state) is RoundState:
-        return _round_moves(state)
-    raise TypeError(f"legal_moves takes a GameState or RoundState, got {type(state).__name__}")
+    kind = type(state)
+    if kind is GameState:
+        game: GameState = state  # type: ignore[assignment]
+        if len(game.results) == game.rules.max_pip + 1:  # GameState.is_over, inlined
+            return ()
+        state = game.round
+        legal = state._legal
+        if legal is None:
+            legal = _generate(state)
+            set_legal(state, legal)
+        return legal
+    if kind is RoundState:
+        return _round_moves(state)  # type: ignore[arg-type]
+    raise TypeError(f"legal_moves takes a GameState or RoundState, got {kind.__name__}")
 
 
 # -- applying moves -------------------------------------------------------------------------
@@ -114,7 +148,7 @@ def legal_moves(state: GameState | RoundState) -> tuple[Move, ...]:
 def _pending_reason(state: RoundState) -> str:
     board = state.board
     assert board.pending is not None
-    node = board.nodes[board.pending]
+    node = board.node(board.pending)
     if board.pending == 0:
         what = f"the center {node.tile} still needs {board.missing} arm{'s' * (board.missing > 1)}"
     else:
@@ -123,6 +157,7 @@ def _pending_reason(state: RoundState) -> str:
 
 
 def _check_play(state: RoundState, move: Play) -> None:
+    """Raises the reason a play that is not among the legal moves is illegal."""
     tile, onto = move.tile, move.onto
     if type(tile) is not Tile or type(onto) is not int:
         raise IllegalMoveError(f"{move!r} is malformed: a Play needs a Tile and an int node index")
@@ -134,80 +169,99 @@ def _check_play(state: RoundState, move: Play) -> None:
     if tile not in state.hands[player]:
         raise IllegalMoveError(f"player {player} does not hold {tile}")
     board = state.board
-    if not 0 <= onto < len(board.nodes):
-        raise IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board.nodes) - 1}")
+    if not 0 <= onto < len(board):
+        raise IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board) - 1}")
     if board.pending is not None and onto != board.pending:
         raise IllegalMoveError(_pending_reason(state))
-    offered = board.nodes[onto].exposed
+    offered = board.node(onto).exposed
     if not tile.mask >> offered & 1:
         raise IllegalMoveError(f"{tile} does not match node {onto}, which offers a {offered}")
     if not board.accepts(offered, onto):
-        raise IllegalMoveError(f"node {onto} ({board.nodes[onto].tile}) takes no more tiles: play onto an open end")
+        raise IllegalMoveError(f"node {onto} ({board.node(onto).tile}) takes no more tiles: play onto an open end")
+    raise IllegalMoveError(f"{move} is not a legal move now")  # pragma: no cover - the checks above are complete
 
 
-def _blocked(state: RoundState) -> bool:
-    """END-2: nobody can play and nobody can draw. Scans hands only once the yard is down to the reserve."""
-    if state.can_draw:
-        return False
-    mask = state.board.playable_mask
-    return not any(tile.mask & mask for hand in state.hands for tile in hand)
+# The tiles held in all hands, counted per value in one int, 5 bits a value (a value is on at
+# most 19 tiles): what each tile adds.
+_UNIT = [(1 << 5 * t.high) + (0 if t.high == t.low else 1 << 5 * t.low) for t in full_set(MAX_SUPPORTED_PIP)]
 
 
-def _foot_unfillable(state: RoundState) -> bool:
+def _held(state: RoundState) -> int:
+    """Gets the packed per-value counts of the tiles in all hands, kept up to date move by move.
+
+    So END-2 and the unfillable-foot variant never rescan the hands.
+    """
+    held = state._held
+    if held is None:
+        held = 0
+        for hand in state.hands:
+            for tile in hand:
+                held += _UNIT[tile.index]
+        set_held(state, held)
+    return held
+
+
+def _foot_unfillable(state: RoundState, board: Board, held: int) -> bool:
     """Variant of END-2: the new chicken foot needs more toes than there are tiles left to fill it."""
-    board = state.board
-    bit = 1 << board.nodes[-1].exposed
+    value = board.node(len(board) - 1).exposed
+    bit = 1 << value
     drawable = state.yard[: len(state.yard) - state.reserve]
-    available = sum(1 for hand in state.hands for tile in hand if tile.mask & bit)
-    available += sum(1 for tile in drawable if tile.mask & bit)
+    available = (held >> 5 * value & 31) + sum(1 for tile in drawable if tile.mask & bit)
     return available < board.missing
 
 
 def _apply_play(state: RoundState, move: Play) -> RoundState:
-    _check_play(state, move)
     player = state.current_player
     hands = state.hands
     hand = hands[player]
-    at = hand.index(move.tile)
+    tile = move.tile
+    # Find it by identity (tiles are interned): tuple.index would compare through Tile's
+    # Python-level rich comparison, about 100 ns a tile.
+    at = 0
+    for held_tile in hand:
+        if held_tile is tile:
+            break
+        at += 1
     hand = hand[:at] + hand[at + 1 :]
-    board = state.board.place(move.tile, move.onto)
-    went_out = player if not hand else None  # END-1: out on the last tile, even with a foot pending
-    after = RoundState(
-        rules=state.rules,
-        hands=(*hands[:player], hand, *hands[player + 1 :]),
-        yard=state.yard,
-        board=board,
-        current_player=player if went_out is not None else (player + 1) % len(hands),  # TURN-1
-        reserve=state.reserve,
-        drawn=None,
-        is_over=went_out is not None,
-        went_out=went_out,
-        log=((player, move), state.log),
-    )
-    if after.is_over:
-        return after
-    if (
+    board = state.board.place(tile, move.onto)
+    held = _held(state) - _UNIT[tile.index]
+    log = ((player, move), state.log)
+    hands = (*hands[:player], hand, *hands[player + 1 :])
+    if not hand:  # END-1: out on the last tile, even with a foot pending
+        return make_round(state.rules, hands, state.yard, board, player, state.reserve, None, True, player, log, held)
+    over = (
         state.rules.unfillable_foot_ends_round
-        and move.tile.high == move.tile.low
-        and board.pending == len(board.nodes) - 1
-        and _foot_unfillable(after)
-    ) or _blocked(after):
-        return _ended(after)
-    return after
-
-
-def _ended(state: RoundState) -> RoundState:
-    return RoundState(
-        rules=state.rules,
-        hands=state.hands,
-        yard=state.yard,
-        board=state.board,
-        current_player=state.current_player,
-        reserve=state.reserve,
-        drawn=state.drawn,
-        is_over=True,
-        log=state.log,
+        and tile.high == tile.low
+        and board.pending == len(board) - 1
+        and _foot_unfillable(state, board, held)
+    ) or _blocked(state.yard, state.reserve, board, held)
+    return make_round(
+        state.rules,
+        hands,
+        state.yard,
+        board,
+        (player + 1) % len(hands),  # TURN-1
+        state.reserve,
+        None,
+        over,
+        None,
+        log,
+        held,
     )
+
+
+def _blocked(yard: tuple[Tile, ...], reserve: int, board: Board, held: int) -> bool:
+    """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
+    if len(yard) > reserve:
+        return False
+    pending = board.pending
+    playable = board.ends_mask if pending is None else 1 << board.node(pending).exposed
+    while playable:
+        bit = playable & -playable
+        if held >> 5 * (bit.bit_length() - 1) & 31:
+            return False
+        playable ^= bit
+    return True
 
 
 def _refuse(state: RoundState, move: Draw | Pass, legal: tuple[Move, ...]) -> IllegalMoveError:
@@ -232,62 +286,78 @@ def _refuse(state: RoundState, move: Draw | Pass, legal: tuple[Move, ...]) -> Il
     )
 
 
-def _apply_draw_or_pass(state: RoundState, move: Draw | Pass) -> RoundState:
-    legal = _round_moves(state)
-    if move not in legal:
-        raise _refuse(state, move, legal)
+def _apply_draw(state: RoundState, move: Draw) -> RoundState:
     player = state.current_player
-    if type(move) is Draw:
-        tile = state.yard[0]
-        hands = state.hands
-        after = RoundState(
-            rules=state.rules,
-            hands=(*hands[:player], hands[player] + (tile,), *hands[player + 1 :]),
-            yard=state.yard[1:],
-            board=state.board,
-            current_player=player,  # DRAW-1: drawing does not end the turn
-            reserve=state.reserve,
-            drawn=tile,
-            log=((player, move), state.log),
-        )
-    else:
-        after = RoundState(
-            rules=state.rules,
-            hands=state.hands,
-            yard=state.yard,
-            board=state.board,
-            current_player=(player + 1) % len(state.hands),
-            reserve=state.reserve,
-            log=((player, move), state.log),
-        )
-    return _ended(after) if _blocked(after) else after  # END-2, checked after every move
+    tile = state.yard[0]
+    yard = state.yard[1:]
+    hands = state.hands
+    held = _held(state) + _UNIT[tile.index]
+    return make_round(
+        state.rules,
+        (*hands[:player], hands[player] + (tile,), *hands[player + 1 :]),
+        yard,
+        state.board,
+        player,  # DRAW-1: drawing does not end the turn
+        state.reserve,
+        tile,
+        _blocked(yard, state.reserve, state.board, held),  # END-2, checked after every move
+        None,
+        ((player, move), state.log),
+        held,
+    )
+
+
+def _apply_pass(state: RoundState, move: Pass) -> RoundState:
+    player = state.current_player
+    held = _held(state)
+    over = _blocked(state.yard, state.reserve, state.board, held)  # END-2, checked after every move
+    return make_round(
+        state.rules,
+        state.hands,
+        state.yard,
+        state.board,
+        (player + 1) % len(state.hands),  # TURN-1
+        state.reserve,
+        None,
+        over,
+        None,
+        ((player, move), state.log),
+        held,
+    )
 
 
 def _apply_round(state: RoundState, move: Move) -> RoundState:
     if state.is_over:
         raise IllegalMoveError("the round is over: no more moves")
     kind = type(move)
+    if kind is not Play and kind is not Draw and kind is not Pass:
+        raise IllegalMoveError(f"{move!r} is not a move: use Play, Draw or Pass, or parse_move('9-5@3')")
+    legal = state._legal
+    if legal is None:
+        legal = _round_moves(state)
+    for candidate in legal:  # by identity first: generated moves are interned, and == is slow
+        if candidate is move:
+            break
+    else:
+        if move in legal:
+            move = legal[legal.index(move)]
+        else:
+            if kind is Play:
+                _check_play(state, move)  # type: ignore[arg-type]
+            raise _refuse(state, move, legal)  # type: ignore[arg-type]
     if kind is Play:
         return _apply_play(state, move)  # type: ignore[arg-type]
-    if kind is Draw or kind is Pass:
-        return _apply_draw_or_pass(state, move)  # type: ignore[arg-type]
-    raise IllegalMoveError(f"{move!r} is not a move: use Play, Draw or Pass, or parse_move('9-5@3')")
+    if kind is Draw:
+        return _apply_draw(state, move)  # type: ignore[arg-type]
+    return _apply_pass(state, move)  # type: ignore[arg-type]
 
 
 def _apply_game(game: GameState, move: Move) -> GameState:
-    if game.is_over:
+    if len(game.results) == game.rules.max_pip + 1:  # GameState.is_over, inlined
         raise IllegalMoveError("the game is over: no more moves")
     state = _apply_round(game.round, move)
     if not state.is_over:
-        return GameState(
-            rules=game.rules,
-            players=game.players,
-            seed=game.seed,
-            round=state,
-            round_index=game.round_index,
-            totals=game.totals,
-            results=game.results,
-        )
+        return make_game(game.rules, game.players, game.seed, state, game.round_index, game.totals, game.results)
     # The round ended: score it (SCORE-1), add up (GAME-1), then deal the next round (ROUND-1).
     scores = round_scores(state)
     results = (*game.results, RoundResult(double=state.double, scores=scores, went_out=state.went_out, final=state))

@@ -18,7 +18,7 @@ def round_scores(state: RoundState) -> tuple[int, ...]:
     """
     value = state.rules.tile_value
     scores = [sum(value(tile) for tile in hand) for hand in state.hands]
-    if state.went_out is not None and state.board.nodes[-1].tile.is_double:
+    if state.went_out is not None and state.board.node(-1).tile.is_double:
         scores[state.went_out] += state.rules.double_out_penalty
     return tuple(scores)
 

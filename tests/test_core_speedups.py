@@ -1,0 +1,80 @@
+"""The engine's speed devices keep the public objects exactly what their constructors make.
+
+The fast paths (states built through a same-layout twin, the board's chunked nodes, the cached
+legal moves, the spelled-out shuffle) must be invisible: these tests compare each against the
+plain way of getting the same thing.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import attrs
+import pytest
+from hypothesis import given, strategies as st
+
+import chickenfoot as cf
+from chickenfoot._deal import _shuffle
+
+
+def _played(seed: int, moves: int, rules: cf.Rules | None = None, players: int = 4) -> cf.GameState:
+    rng = random.Random(seed)
+    game = cf.new_game(rules or cf.Rules.trains(), players, seed)
+    for _ in range(moves):
+        legal = cf.legal_moves(game)
+        if not legal:
+            break
+        game = cf.apply(game, rng.choice(legal))
+    return game
+
+
+@given(seed=st.integers(0, 2**32), size=st.integers(0, 200))
+def test_the_deal_shuffle_is_random_shuffle(seed: int, size: int) -> None:
+    expected, ours = list(range(size)), list(range(size))
+    random.Random(seed).shuffle(expected)
+    _shuffle(random.Random(seed), ours)  # type: ignore[arg-type]
+    assert ours == expected
+
+
+@pytest.mark.parametrize("moves", [0, 1, 17, 60])
+def test_fast_built_states_equal_constructor_built_ones(moves: int) -> None:
+    game = _played(3, moves, cf.Rules.trains(max_pip=12), players=3)
+    state, board = game.round, game.round.board
+    rebuilt_board = cf.Board(board.nodes, board.ends_by_value, board.ends_mask, board.pending, board.missing)
+    rebuilt_state = attrs.evolve(state, board=rebuilt_board)
+    rebuilt_game = attrs.evolve(game, round=rebuilt_state)
+    assert type(game) is cf.GameState
+    assert type(state) is cf.RoundState
+    assert type(board) is cf.Board
+    assert (rebuilt_game, rebuilt_state, rebuilt_board) == (game, state, board)
+    assert hash(rebuilt_game) == hash(game)
+    assert repr(rebuilt_board) == repr(board)
+    assert pickle.loads(pickle.dumps(game)) == game
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        state.current_player = 0  # type: ignore[misc]
+
+
+def test_board_nodes_read_one_by_one_match_the_tuple() -> None:
+    board = _played(5, 400, cf.Rules.trains(max_pip=18), players=8).round.board
+    assert len(board) == len(board.nodes) > 16  # spans full chunks and a tail
+    assert [board.node(i) for i in range(len(board))] == list(board.nodes)
+    assert board.node(-1) == board.nodes[-1]
+    with pytest.raises(IndexError, match="there is no node"):
+        board.node(len(board))
+
+
+def test_legal_moves_are_the_same_with_and_without_the_cache() -> None:
+    game = _played(9, 40)
+    cached = cf.legal_moves(game)
+    fresh = attrs.evolve(game.round)  # the public constructor starts without caches
+    assert cf.legal_moves(fresh) == cached
+    assert cf.legal_moves(game) is cached
+
+
+def test_an_equal_but_not_identical_move_applies_like_the_generated_one() -> None:
+    game = _played(11, 10)
+    move = next(m for m in cf.legal_moves(game) if type(m) is cf.Play)
+    copy = cf.Play(cf.Tile(move.tile.low, move.tile.high), move.onto)
+    assert copy is not move
+    assert cf.apply(game, copy) == cf.apply(game, move)
