@@ -1,15 +1,25 @@
-"""The command line: ``chickenfoot simulate`` plays a whole game; bad options exit 2 without a traceback."""
+"""The command line: every command runs, usage errors exit 2 with a message, never a traceback."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
+pytest.importorskip("click")
+pytest.importorskip("rich")
+
+import chickenfoot as cf
 from chickenfoot.cli import main
+from chickenfoot.cli._records import load_record, save_record
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -21,10 +31,48 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--bogus"], "--bogus"),
+        (["simulate", "--players", "9"], "'--players'"),
+        (["simulate", "--players", "eight"], "'eight'"),
+        (["simulate", "--preset", "mexican"], "'mexican'"),
+        (["simulate", "--players", "8", "--preset", "cross"], "need 57 tiles"),
+        (["simulate", "--bots", "chess"], "unknown bot 'chess'"),
+        (["simulate", "--bots", "greedy,random"], "2 bots given for 4 seats"),
+        (["simulate", "--rule", "max_pip=10"], "max_pip must be one of"),
+        (["simulate", "--rule", "colour=red"], "unknown rules option(s) colour"),
+        (["simulate", "--rule", "max_pip"], "write NAME=VALUE"),
+        (["play", "--seat", "3", "--players", "2"], "seat 3 does not exist"),
+        (["tournament", "--games", "0"], "'--games'"),
+        (["tournament", "--bots", "greedy"], "two or more bots"),
+        (["tournament", "--backend", "spark"], "'spark'"),
+        (["tournament", "--address", "auto"], "--address is for --backend ray"),
+        (["replay", "no-such-file.json"], "does not exist"),
+        (["rules", "mexican"], "'mexican'"),
+        (["dance"], "'dance'"),
+    ],
+)
+def test_usage_errors_exit_2_with_a_clear_message(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in out + err
+
+
 def test_simulate_prints_every_round_the_totals_and_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--preset", "cross", "--players", "3", "--seed", "5"]) == 0
     out = capsys.readouterr().out
-    assert out.count("\nRound ") == 10
+    assert len(re.findall(r"Round \d+: ", out)) == 10
     assert "#0 9-9 center" in out
     assert "#0 0-0 center" in out
     assert out.count("scores: ") == 10
@@ -34,7 +82,7 @@ def test_simulate_prints_every_round_the_totals_and_the_winner(capsys: pytest.Ca
     scores = [line for line in out.splitlines() if line.startswith("scores: ")]
     summed = [sum(int(line.split()[1 + p].split("=")[1]) for line in scores) for p in range(3)]
     assert values == summed
-    winners = [int(w) for w in out.rsplit("winner", 1)[1].replace(",", " ").split() if w.isdigit()]
+    winners = [int(w) for w in re.findall(r"P(\d+)", out.rsplit("winner", 1)[1])]
     assert winners
     assert all(values[w] == min(values) for w in winners)
 
@@ -49,17 +97,160 @@ def test_simulate_is_reproducible_from_the_seed(capsys: pytest.CaptureFixture[st
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["simulate", "--players", "1"], "a game needs 2 or more players"),
+        (["simulate", "--players", "1"], "'--players'"),
         (["simulate", "--preset", "cross", "--players", "8"], "use a double-12 set"),
-        (["simulate", "--players", "four"], "invalid int value"),
-        (["simulate", "--preset", "dutch"], "invalid choice"),
-        (["simulate", "--bogus"], "unrecognized arguments"),
-        (["explode"], "invalid choice"),
-        ([], "required"),
+        (["simulate", "--players", "four"], "'four'"),
+        (["simulate", "--preset", "dutch"], "'dutch'"),
+        (["simulate", "--bogus"], "--bogus"),
+        (["explode"], "'explode'"),
+        ([], "Usage:"),
     ],
 )
 def test_bad_options_exit_2_with_a_clear_message(args: list[str], message: str) -> None:
+    # In a fresh process, through `python -m chickenfoot`, as a user would run it.
     result = _run(*args)
     assert result.returncode == 2
     assert message in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_every_option_is_documented_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--help")
+    assert code == 0
+    for command in ("simulate", "play", "tournament", "replay", "rules"):
+        assert command in out
+        code, text, _ = run(capsys, command, "--help")
+        assert code == 0
+        options = [word for word in text.split() if word.startswith("--")]
+        assert options  # every command has options, and each comes with its help text:
+        for line in text.splitlines():
+            if line.strip().startswith("--"):
+                assert len(line.split("  ")) > 1 or line.strip().endswith("]")
+
+
+def test_simulate_prints_every_round_and_writes_pictures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "simulate", "--players", "3", "--seed", "2", "--svg", str(tmp_path / "svg"))
+    assert code == 0
+    for number in range(1, 11):
+        assert f"Round {number}:" in out
+    assert "winner" in out
+    pictures = sorted((tmp_path / "svg").glob("round-*.svg"))
+    assert [p.name for p in pictures] == [f"round-{n:02d}.svg" for n in range(1, 11)]
+    assert all(p.read_text().startswith("<svg") for p in pictures)
+
+
+def test_simulate_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
+    # The same game through the library: the totals the command prints are the game's.
+    code, out, _ = run(capsys, "simulate", "--players", "2", "--seed", "5", "--bots", "random")
+    assert code == 0
+    game = cf.new_game(cf.Rules.trains(), players=2, seed=5)
+    from chickenfoot._tournament import _derive
+
+    bots = [cf.RandomBot(seed=_derive(5, "simulate", seat)) for seat in range(2)]
+    while not game.is_over:
+        player = game.round.current_player
+        game = cf.apply(game, bots[player](cf.observe(game, player)))
+    total_line = next(line for line in out.splitlines() if line.startswith("│ total"))
+    numbers = [int(word) for word in total_line.replace("*", " ").replace("│", " ").split() if word.isdigit()]
+    assert tuple(numbers) == game.totals
+
+
+def test_rules_explains_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    for preset in ("trains", "cross"):
+        code, out, _ = run(capsys, "rules", preset)
+        assert code == 0
+        for field in attrs.fields(cf.Rules):
+            assert field.name in out
+    code, out, _ = run(capsys, "rules", "cross", "--players", "8")
+    assert code == 0
+    assert "cannot be dealt" in out
+
+
+def test_tournament_writes_json_and_csv(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    argv = ["tournament", "--games", "3", "--bots", "greedy,random", "--workers", "1", "--rule", "max_pip=6"]
+    code, out, _ = run(capsys, *argv, "--json", str(tmp_path / "t.json"), "--csv", str(tmp_path / "t.csv"))
+    assert code == 0
+    assert "mean score/round" in out
+    data = json.loads((tmp_path / "t.json").read_text())
+    expected = cf.run_tournament(["greedy", "random"], games=3, workers=1, rules=cf.Rules.trains(max_pip=6))
+    assert data["standings"] == [attrs.asdict(standing) for standing in expected.standings]
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "t.csv").read_text())))
+    assert [row["bot"] for row in rows] == ["greedy", "random"]
+    assert float(rows[0]["win_rate"]) == pytest.approx(expected.standings[0].win_rate)
+
+
+def test_tournament_json_to_stdout_is_pure_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "tournament", "--games", "2", "--bots", "greedy,random", "--workers", "1", "--json", "-")
+    assert code == 0
+    assert json.loads(out)["games"] == 2  # the table and progress went to stderr
+
+
+def _finished_game(seed: int = 4) -> cf.GameState:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=seed)
+    while not game.is_over:
+        game = cf.apply(game, cf.GreedyBot()(cf.observe(game, game.round.current_player)))
+    return game
+
+
+def test_replay_steps_by_round_and_by_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = _finished_game()
+    path = save_record(game, tmp_path / "game.json")
+    assert load_record(path)[-1] == game
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert out.count("Round ") >= 7
+    code, out, _ = run(capsys, "replay", str(path), "--by", "move")
+    assert code == 0
+    assert f"{len(game.moves)}. round 7" in out
+
+
+def test_replay_refuses_bad_records_cleanly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = save_record(_finished_game(), tmp_path / "game.json")
+    record = json.loads(path.read_text())
+    record["moves"][3] = "6-6@0"
+    path.write_text(json.dumps(record))
+    with pytest.raises(cf.InvalidRecordError, match="move 4"):
+        load_record(path)
+    code, _, err = run(capsys, "replay", str(path))
+    assert code == 1
+    assert "move 4" in err
+    (tmp_path / "junk.json").write_text("{not json")
+    code, _, err = run(capsys, "replay", str(tmp_path / "junk.json"))
+    assert code == 1
+    assert "not JSON" in err
+    assert "Traceback" not in err
+
+
+def test_without_the_cli_extra_the_command_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "rich", None)  # as if rich were not installed
+    code, _, err = run(capsys, "simulate")
+    assert code == 1
+    assert "pip install 'chickenfoot[cli]'" in err
+
+
+def test_tournament_output_does_not_depend_on_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = []
+    for workers in ("1", "2"):
+        argv = ["tournament", "--games", "4", "--bots", "greedy,random,search:3", "--rule", "max_pip=6"]
+        code, out, _ = run(capsys, *argv, "--workers", workers, "--json", "-")
+        assert code == 0
+        outputs.append(json.loads(out))
+    assert outputs[0] == outputs[1]
+
+
+def test_replay_pauses_between_steps_and_stops_on_q(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = save_record(_finished_game(), tmp_path / "game.json")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\nq\n"))  # one step on, then stop
+    code, out, _ = run(capsys, "replay", str(path), "--pause")
+    assert code == 0
+    assert "Round 2:" in out
+    assert "Round 3:" not in out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # end of input stops cleanly too
+    code, out, _ = run(capsys, "replay", str(path), "--pause")
+    assert code == 0
+    assert "Round 1:" in out
+    assert "Round 2:" not in out

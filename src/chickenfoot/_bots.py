@@ -1,0 +1,264 @@
+"""Bots: callables that take a :class:`PlayerView` and return one of its legal moves.
+
+A bot sees only what its seat may know (the view), so the same bot plays against people, in
+tournaments and inside search. Randomness is seeded and derived from the view, so a bot's
+choice is a pure function of its seed and what it sees: tournaments give the same results on
+any number of workers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Protocol, runtime_checkable
+
+from ._determinize import determinize
+from ._engine import apply, legal_moves
+from ._moves import Move, Play
+from ._rules import Rules
+from ._scoring import round_scores
+from ._state import RoundState
+from ._tiles import Pip, Tile
+from ._views import PlayerView
+
+__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """Chooses a move: any callable from a :class:`PlayerView` to one of ``view.legal_moves``.
+
+    >>> import chickenfoot as cf
+    >>> isinstance(cf.GreedyBot(), cf.Bot), isinstance(lambda view: view.legal_moves[0], cf.Bot)
+    (True, True)
+    """
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Returns the move to make; called only when it is the view's player's turn."""
+        ...
+
+
+def _moves(view: PlayerView) -> tuple[Move, ...]:
+    """Gets the view's legal moves, refusing a view in which its player has no move to make."""
+    if not view.legal_moves:
+        raise ValueError(
+            f"player {view.player} has no move to make in this view (it is not their turn, or the game is over): "
+            "ask a bot only for the player to move"
+        )
+    return view.legal_moves
+
+
+def _view_rng(seed: int, view: PlayerView) -> random.Random:
+    # A string seed is hashed with SHA-512 by `random`, the same on every machine and process.
+    return random.Random(f"{seed}/{view.player}/{view.round_index}/{len(view.history)}/{sum(view.totals)}")
+
+
+class RandomBot:
+    """Picks uniformly among the legal moves, seeded.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> view = cf.observe(game, game.current_player)
+    >>> cf.RandomBot(seed=1)(view) in view.legal_moves
+    True
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        """Builds a random bot whose choices depend only on ``seed`` and the view."""
+        self.seed = seed
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Returns a legal move chosen at random."""
+        return _view_rng(self.seed, view).choice(_moves(view))
+
+    def __repr__(self) -> str:
+        return f"RandomBot(seed={self.seed})"
+
+
+def _holds(hand: tuple[Tile, ...], value: Pip, besides: Tile) -> int:
+    """Counts the tiles in ``hand`` other than ``besides`` that carry ``value``."""
+    return sum(1 for tile in hand if tile is not besides and tile.mask >> value & 1)
+
+
+def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip) -> float:
+    """Rates a play for :class:`GreedyBot`: tile value, plus a follow-up bonus; a foot it cannot fill rates below 0.
+
+    ``offered`` is the value of the node the tile goes onto.
+
+    >>> from chickenfoot import Play, Rules, Tile
+    >>> hand = (Tile(9, 5), Tile(5, 5), Tile(5, 1))
+    >>> greedy_score(Rules.trains(), hand, Play(Tile(9, 5), 0), offered=9)
+    15.0
+    """
+    tile = move.tile
+    score: float = rules.tile_value(tile)
+    if tile.is_double:
+        # FOOT-1/FOOT-2: a double opens a foot that needs three toes of its value first. With no
+        # toe in hand, it is a last resort whatever it is worth: rated in (-1, 0), below every
+        # other play (each worth 1 or more), the more valuable such double first.
+        toes = _holds(hand, tile.high, tile)
+        return score + 12 + 4 * min(toes, 3) if toes else score / (1 + score) - 1
+    # Keep a follow-up: prefer leaving an end this hand can play on later.
+    exposed = tile.other(offered)
+    score += 0.5 * min(_holds(hand, exposed, tile), 2)
+    return score
+
+
+class GreedyBot:
+    """Sheds the highest-value tile it can, prefers doubles it can follow up, and avoids feet it cannot fill.
+
+    Rates each play with :func:`greedy_score`; with no play it draws or passes (the only legal
+    moves then), and with a playable drawn tile it plays it.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> view = cf.observe(game, game.current_player)
+    >>> cf.GreedyBot()(view) in view.legal_moves
+    True
+    """
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Returns the best-rated play, else the first legal move (draw or pass)."""
+        moves = _moves(view)
+        best: Move = moves[0]
+        best_score = -math.inf
+        for move in moves:
+            if type(move) is Play:
+                score = greedy_score(view.rules, view.hand, move, view.board.nodes[move.onto].exposed)
+                if score > best_score:
+                    best, best_score = move, score
+        return best
+
+    def __repr__(self) -> str:
+        return "GreedyBot()"
+
+
+def _rollout_move(state: RoundState, moves: tuple[Move, ...], rng: random.Random) -> Move:
+    """Picks a playout move: mostly the highest-pip play (a cheap greedy), sometimes any move."""
+    if len(moves) == 1 or rng.random() < 0.15:
+        return moves[rng.randrange(len(moves))]
+    best = moves[0]
+    best_key = -1
+    for move in moves:
+        if type(move) is Play:
+            key = move.tile.pips + (12 if move.tile.is_double else 0)
+            if key > best_key:
+                best, best_key = move, key
+    return best
+
+
+class _Node:
+    """A node of the search tree: the move that led here, who made it, and its statistics."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.reward = 0.0
+        self.available = 1
+
+
+class SearchBot:
+    """Searches with information-set Monte Carlo tree search (SO-ISMCTS) over :func:`determinize`.
+
+    Each simulation samples the hidden tiles consistently with the view, walks one shared tree
+    of moves (UCB1 with availability counts, so a move is judged only where it was legal),
+    plays the round out with a cheap greedy policy, and credits every player with
+    ``1 - score / worst score`` of the round. It then plays the most visited move. The budget is
+    ``simulations`` per decision, or ``seconds`` if given (a time budget is not reproducible).
+    Sampling a world that respects the public history costs about as much as a playout, so the
+    simulations cycle through ``worlds`` samples per decision (``worlds=simulations`` samples
+    afresh every time). Forced moves (a single legal move) are made without search.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> view = cf.observe(game, game.current_player)
+    >>> cf.SearchBot(simulations=20, seed=1)(view) in view.legal_moves
+    True
+    """
+
+    def __init__(
+        self,
+        simulations: int = 100,
+        *,
+        seconds: float | None = None,
+        seed: int = 0,
+        exploration: float = 0.7,
+        worlds: int = 20,
+    ) -> None:
+        """Builds a search bot with a budget of ``simulations`` per move (or ``seconds``) and a seed."""
+        if type(simulations) is not int or simulations < 1:
+            raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
+        if type(worlds) is not int or worlds < 1:
+            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
+        if seconds is not None and not seconds > 0:
+            raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
+        self.simulations = simulations
+        self.seconds = seconds
+        self.seed = seed
+        self.exploration = exploration
+        self.worlds = worlds
+
+    def __repr__(self) -> str:
+        budget = f", seconds={self.seconds}" if self.seconds is not None else ""
+        return f"SearchBot(simulations={self.simulations}{budget}, seed={self.seed})"
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Returns the most visited move at the root after the search."""
+        moves = _moves(view)
+        if len(moves) == 1:
+            return moves[0]
+        rng = _view_rng(self.seed, view)
+        root = _Node(mover=-1)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        worlds: list[RoundState] = []
+        done = 0
+        while done < self.simulations if deadline is None else time.perf_counter() < deadline:
+            if len(worlds) < self.worlds:
+                worlds.append(determinize(view, rng).round)
+            self._simulate(root, worlds[done % len(worlds)], rng)
+            done += 1
+        return max(moves, key=lambda move: root.children[move].visits if move in root.children else -1)
+
+    def _simulate(self, root: _Node, state: RoundState, rng: random.Random) -> None:
+        path = [root]
+        node = root
+        c = self.exploration
+        # Selection and expansion in the shared tree (moves from every seat, SO-ISMCTS).
+        while not state.is_over:
+            moves = legal_moves(state)
+            children = node.children
+            untried = [move for move in moves if move not in children]
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                child = children[move] = _Node(state.current_player)
+                for other in moves:
+                    if other in children and other is not move:
+                        children[other].available += 1
+                state = apply(state, move)
+                path.append(child)
+                break
+            best_value = -math.inf
+            chosen: Move = moves[0]
+            for move in moves:
+                child = children[move]
+                child.available += 1
+                value = child.reward / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+                if value > best_value:
+                    best_value, chosen = value, move
+            node = children[chosen]
+            state = apply(state, chosen)
+            path.append(node)
+        # Playout to the end of the round.
+        while not state.is_over:
+            state = apply(state, _rollout_move(state, legal_moves(state), rng))
+        scores = round_scores(state)
+        worst = max(max(scores), 1)
+        rewards = [1.0 - score / worst for score in scores]
+        for visited in path:
+            visited.visits += 1
+            if visited.mover >= 0:
+                visited.reward += rewards[visited.mover]

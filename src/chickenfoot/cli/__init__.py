@@ -1,0 +1,38 @@
+"""The ``chickenfoot`` command line: simulate, play, tournament, replay and rules.
+
+Built on click and rich, which come with the optional extra: ``python -m pip install 'chickenfoot[cli]'``.
+The library itself never imports this package.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+__all__ = ["main"]
+
+_EXTRA_HINT = "python -m pip install 'chickenfoot[cli]'"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code.
+
+    Usage errors (unknown options, bad values) exit with code 2 and a message, never a traceback.
+    """
+    try:
+        import click  # noqa: F401
+        import rich  # noqa: F401
+    except ImportError as error:
+        sys.stderr.write(
+            f"chickenfoot: the command line needs click and rich (missing: {error.name or 'one of them'}); "
+            f"they come with the 'cli' extra: {_EXTRA_HINT}\n"
+        )
+        return 1
+    from ._app import app
+
+    try:
+        app.main(args=list(argv) if argv is not None else None, prog_name="chickenfoot", standalone_mode=True)
+    except SystemExit as exit_:
+        code = exit_.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0  # pragma: no cover - standalone mode always exits

@@ -1,0 +1,417 @@
+"""The click commands: simulate, play, tournament, replay, rules."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import math
+from pathlib import Path
+
+import attrs
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from .._engine import apply, new_game
+from .._errors import InvalidRecordError, RulesError
+from .._rules import Rules
+from .._svg import render_svg
+from .._tournament import TournamentResult, _derive, make_bot, run_tournament
+from .._views import observe
+from ._options import PRESETS, build_rules, parse_bots, rules_options
+from ._play import describe, play_session
+from ._records import load_record
+from ._show import ending, layout_panel, score_table
+
+__all__ = ["app"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _console() -> Console:
+    return Console(highlight=False)
+
+
+def _check_players(rules: Rules, players: int) -> None:
+    try:
+        rules.check_players(players)
+    except RulesError as error:
+        raise click.BadParameter(str(error), param_hint="'--players'") from None
+
+
+@click.group(context_settings=CONTEXT)
+def app() -> None:
+    """Chicken Foot dominoes: simulate games between bots, play against them, run tournaments.
+
+    Every command takes --help. Moves are written 9-5@3 (tile 9-5 onto node 3), draw, pass.
+    """
+
+
+# -- simulate --------------------------------------------------------------------------------
+
+
+@app.command(context_settings=CONTEXT)
+@rules_options
+@click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Number of players.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the deals and the bots.")
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    metavar="LIST",
+    help="Bots by seat, comma-separated (one name fills every seat): random, greedy, search, search:N.",
+)
+@click.option(
+    "--svg",
+    "svg_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write each round's final layout as DIR/round-NN.svg.",
+)
+def simulate(
+    preset: str, rule_overrides: tuple[str, ...], players: int, seed: int, bots: str, svg_dir: Path | None
+) -> None:
+    """Play a whole game between bots and show each round's final layout and the score table."""
+    rules = build_rules(preset, rule_overrides)
+    _check_players(rules, players)
+    names = parse_bots(bots, players)
+    console = _console()
+    if svg_dir is not None:
+        try:
+            svg_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise click.BadParameter(f"cannot create {svg_dir}: {error.strerror}", param_hint="'--svg'") from None
+    seated = [make_bot(name, seed=_derive(seed, "simulate", seat)) for seat, name in enumerate(names)]
+    game = new_game(rules, players=players, seed=seed)
+    console.rule(f"Chicken Foot, {preset} rules, {players} players, seed {seed}")
+    while not game.is_over:
+        player = game.round.current_player
+        game = apply(game, seated[player](observe(game, player)))
+    for number, result in enumerate(game.results, start=1):
+        title = f"Round {number}: {result.double}-{result.double}, {ending(result, names)}"
+        console.print(layout_panel(result.final, title))
+        console.print("scores: " + "  ".join(f"P{seat}={score}" for seat, score in enumerate(result.scores)))
+        if svg_dir is not None:
+            (svg_dir / f"round-{number:02d}.svg").write_text(render_svg(result.final, title=title), encoding="utf-8")
+    console.print(score_table(game, names))
+    console.print("totals: " + "  ".join(f"P{seat}={total}" for seat, total in enumerate(game.totals)))
+    winners = ", ".join(f"P{seat} {names[seat]}" for seat in game.winners)
+    console.print(f"[bold]winner{'s' if len(game.winners) > 1 else ''}: {winners}[/]")
+    if svg_dir is not None:
+        console.print(f"wrote {len(game.results)} pictures to {svg_dir}")
+
+
+# -- play ------------------------------------------------------------------------------------
+
+
+@app.command(context_settings=CONTEXT)
+@rules_options
+@click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Number of players.")
+@click.option("--seat", type=click.IntRange(0, 7), default=0, show_default=True, help="Your seat (P0 is the first).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the deals and the bots.")
+@click.option(
+    "--bots",
+    default="greedy",
+    show_default=True,
+    metavar="LIST",
+    help="Your opponents, comma-separated in seat order (one name fills every seat): random, greedy, search:N.",
+)
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also save the game record to FILE when the game ends or you leave (type 'save FILE' to save any time).",
+)
+def play(
+    preset: str,
+    rule_overrides: tuple[str, ...],
+    players: int,
+    seat: int,
+    seed: int,
+    bots: str,
+    save_path: Path | None,
+) -> None:
+    """Play against bots in the terminal: pick a numbered move or type one like 9-5@3."""
+    rules = build_rules(preset, rule_overrides)
+    _check_players(rules, players)
+    if seat >= players:
+        raise click.BadParameter(f"seat {seat} does not exist with {players} players: use 0 to {players - 1}")
+    names = list(parse_bots(bots, players - 1))
+    seats = [*names[:seat], "you", *names[seat:]]
+    console = _console()
+    code = play_session(console, rules, players, seat, seed, seats, save_path, console.input)
+    raise SystemExit(code)
+
+
+# -- tournament ------------------------------------------------------------------------------
+
+
+def _standings_table(result: TournamentResult) -> Table:
+    players = len(result.lineup)
+    table = Table(
+        title=f"{len(result.outcomes)} games, seats rotated, seed {result.seed} (par win rate {1 / players:.0%})",
+        title_justify="left",
+    )
+    for column in ("bot", "seats", "mean score/round (95% CI)", "win rate (95% CI)", "rounds won/game"):
+        table.add_column(column, justify="left" if column == "bot" else "right")
+    for standing in result.standings:
+
+        def plus_minus(value: float, half: float, percent: bool = False) -> str:
+            if percent:
+                return f"{value:.1%}" + ("" if math.isnan(half) else f" ± {half:.1%}")
+            return f"{value:.2f}" + ("" if math.isnan(half) else f" ± {half:.2f}")
+
+        table.add_row(
+            standing.bot,
+            str(standing.seats),
+            plus_minus(standing.mean_round_score, standing.ci95),
+            plus_minus(standing.win_rate, standing.win_ci95, percent=True),
+            f"{standing.mean_rounds_won:.2f}",
+        )
+    return table
+
+
+def _result_json(result: TournamentResult) -> str:
+    return json.dumps(
+        {
+            "rules": attrs.asdict(result.rules),
+            "lineup": list(result.lineup),
+            "seed": result.seed,
+            "games": len(result.outcomes),
+            "standings": [attrs.asdict(standing) for standing in result.standings],
+            "outcomes": [attrs.asdict(outcome) for outcome in result.outcomes],
+        },
+        indent=1,
+    )
+
+
+def _result_csv(result: TournamentResult) -> str:
+    buffer = io.StringIO()
+    fields = [field.name for field in attrs.fields(type(result.standings[0]))]
+    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for standing in result.standings:
+        writer.writerow(attrs.asdict(standing))
+    return buffer.getvalue()
+
+
+def _write(target: str, text: str, console: Console) -> None:
+    if target == "-":
+        click.echo(text)
+        return
+    try:
+        Path(target).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise click.ClickException(f"cannot write {target}: {error.strerror or error}") from None
+    console.print(f"wrote {target}")
+
+
+@app.command(context_settings=CONTEXT)
+@rules_options
+@click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Number of games.")
+@click.option(
+    "--bots",
+    default="search:50,greedy,greedy,greedy",
+    show_default=True,
+    metavar="LIST",
+    help="The lineup, one bot per player, comma-separated: random, greedy, search, search:N (N simulations a move).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; game i's deal derives from it.")
+@click.option(
+    "--workers",
+    type=click.IntRange(1),
+    default=None,
+    help="Local worker processes [default: all cores]. Results do not depend on it.",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["local", "ray"]),
+    default="local",
+    show_default=True,
+    help="Run games in local processes, or as Ray tasks (needs chickenfoot[ray]).",
+)
+@click.option(
+    "--address",
+    default=None,
+    metavar="ADDR",
+    help="Ray cluster address for --backend ray (e.g. ray://head:10001 or auto) [default: start a local Ray].",
+)
+@click.option(
+    "--json", "json_path", metavar="FILE", default=None, help="Also write standings and games as JSON (- for stdout)."
+)
+@click.option("--csv", "csv_path", metavar="FILE", default=None, help="Also write the standings as CSV (- for stdout).")
+def tournament(
+    preset: str,
+    rule_overrides: tuple[str, ...],
+    games: int,
+    bots: str,
+    seed: int,
+    workers: int | None,
+    backend: str,
+    address: str | None,
+    json_path: str | None,
+    csv_path: str | None,
+) -> None:
+    """Play many games between bots, seats rotated, and tabulate how each did."""
+    rules = build_rules(preset, rule_overrides)
+    lineup = parse_bots(bots)
+    if len(lineup) < 2:
+        raise click.BadParameter("a tournament needs two or more bots, one per player", param_hint="'--bots'")
+    _check_players(rules, len(lineup))
+    if address is not None and backend != "ray":
+        raise click.BadParameter("--address is for --backend ray", param_hint="'--address'")
+    console = Console(stderr=json_path == "-" or csv_path == "-", highlight=False)
+    columns = (
+        TextColumn("games"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=False) as progress:
+        task = progress.add_task("games", total=games)
+        try:
+            result = run_tournament(
+                lineup,
+                games,
+                rules=rules,
+                seed=seed,
+                workers=workers,
+                backend="ray" if backend == "ray" else "local",
+                address=address,
+                progress=lambda done, total: progress.update(task, completed=done),
+            )
+        except ImportError as error:
+            raise click.ClickException(str(error)) from None
+    console.print(_standings_table(result))
+    if json_path is not None:
+        _write(json_path, _result_json(result), console)
+    if csv_path is not None:
+        _write(csv_path, _result_csv(result), console)
+
+
+# -- replay ----------------------------------------------------------------------------------
+
+
+@app.command(context_settings=CONTEXT)
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--by",
+    type=click.Choice(["round", "move"]),
+    default="round",
+    show_default=True,
+    help="Step round by round (final layouts and scores) or move by move.",
+)
+@click.option("--pause/--no-pause", default=False, help="Wait for Enter between steps (q then Enter stops).")
+def replay(file: Path, by: str, pause: bool) -> None:
+    """Step through a saved game record (from `chickenfoot play`), checking every move."""
+    try:
+        states = load_record(file)
+    except InvalidRecordError as error:
+        raise click.ClickException(f"{file}: {error}") from None
+    console = _console()
+    first = states[0]
+    names = [f"P{seat}" for seat in range(first.players)]
+    console.rule(f"{file}: {first.players} players, seed {first.seed}, {len(states) - 1} moves")
+
+    def wait() -> bool:
+        if not pause:
+            return True
+        try:
+            return console.input("[dim]Enter for more, q to stop> [/]").strip().lower() != "q"
+        except EOFError:
+            return False
+
+    last = states[-1]
+    if by == "move":
+        for number, (before, after) in enumerate(itertools.pairwise(states), start=1):
+            player = before.round.current_player
+            move = after.moves[-1]
+            console.print(f"{number}. round {before.round_index + 1}: P{player} {describe(move)}")
+            if len(after.results) > len(before.results):
+                result = after.results[-1]
+                console.print(layout_panel(result.final, f"Round {len(after.results)} over: {ending(result, names)}"))
+            if not wait():
+                return
+    else:
+        for number, result in enumerate(last.results, start=1):
+            console.print(layout_panel(result.final, f"Round {number}: {ending(result, names)}"))
+            console.print("scores: " + "  ".join(f"P{seat}={score}" for seat, score in enumerate(result.scores)))
+            if not wait():
+                return
+        if not last.is_over:
+            round_ = last.round
+            title = f"Round {last.round_index + 1} (unfinished, P{round_.current_player} to move)"
+            console.print(layout_panel(round_, title))
+    if last.results:
+        console.print(score_table(last, names))
+
+
+# -- rules -----------------------------------------------------------------------------------
+
+_SUMMARY = {
+    "trains": (
+        "Each round starts from a double, 9-9 down to 0-0. The round's double is set aside as the center; "
+        "each player is dealt a hand (11 each with 4 players on double-9) and the rest is the yard. "
+        "Whoever drew the double in the draw for it starts. The center takes one arm per player before "
+        "anything else. A double played anywhere else is a chicken foot: it takes three toes before play "
+        "goes on. With no play you draw one tile and must play it if you can, else pass. The last tile "
+        "(two with two players) stays in the yard."
+    ),
+    "cross": (
+        "Each round starts from a double, 9-9 down to 0-0. Everyone is dealt 7 tiles; whoever holds the "
+        "round's double places it as the center (if nobody does, players draw in turn until someone does) "
+        "and the next player starts. The center takes 4 arms before anything else. A double played "
+        "anywhere else is a chicken foot: three toes before play goes on. With no play you draw one tile "
+        "and may play it or pass. 0-0 left in hand is worth 50; ties go to most zero-score rounds."
+    ),
+}
+
+_OPTION_WORDS = {
+    "max_pip": "highest pip of the set (double-N); also the first round's double",
+    "deal": "how rounds are dealt: trains (double set aside, starter drawn) or cross (7 each, holder places it)",
+    "hand_size": "tiles dealt to each player (None: the preset's table for the player count)",
+    "center_arms": "arms the center takes before play opens (None: one per player in trains, 4 in cross)",
+    "drawn_tile": "a playable drawn tile must be played (must_play) or may be (may_play)",
+    "draw_until_playable": "keep drawing within one turn until a playable tile turns up",
+    "reserve": "tiles that stay in the yard and may never be drawn (None: 2 with two players else 1; cross 0)",
+    "double_blank_value": "what 0-0 scores left in hand (None: its pips, 0)",
+    "blank_value": "what each blank half scores left in hand (None: 0)",
+    "center_fallback": "cross deal, nobody holds the double: draw for it, or start with the highest double held",
+    "unfillable_foot_ends_round": "a chicken foot that can never get its three toes ends the round at once",
+    "double_out_penalty": "points for going out with a double as your last tile",
+    "tie_break": "tie on the lowest total: share the win, or most zero-score rounds (zero_rounds)",
+}
+
+
+@app.command(context_settings=CONTEXT)
+@click.argument("preset", type=click.Choice(sorted(PRESETS)), default="trains", required=False)
+@click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Player count for figures.")
+def rules(preset: str, players: int) -> None:
+    """Print the rules of a preset (trains or cross) and every option in plain words."""
+    chosen = PRESETS[preset]()
+    console = _console()
+    console.rule(f"{preset} rules")
+    console.print(_SUMMARY[preset])
+    try:
+        chosen.check_players(players)
+        facts = (
+            f"With {players} players: {chosen.hand_size_for(players)} tiles each, center takes "
+            f"{chosen.arms_for(players)} arms, {chosen.reserve_for(players)} tile(s) kept in the yard, "
+            f"{chosen.rounds} rounds on a {chosen.set_size}-tile double-{chosen.max_pip} set. Lowest total wins."
+        )
+    except RulesError as error:
+        facts = f"With {players} players this preset cannot be dealt: {error}"
+    console.print(facts)
+    table = Table(title="Options (override with --rule NAME=VALUE)", title_justify="left")
+    table.add_column("option")
+    table.add_column("value")
+    table.add_column("meaning")
+    for field in attrs.fields(Rules):
+        table.add_row(field.name, repr(getattr(chosen, field.name)), _OPTION_WORDS.get(field.name, ""))
+    console.print(table)

@@ -1,0 +1,33 @@
+"""Saving and loading game records for ``play`` and ``replay``: the library's JSON :class:`GameRecord`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .._errors import InvalidRecordError
+from .._records import GameRecord, from_json, replay, to_json
+from .._state import GameState
+
+__all__ = ["load_record", "save_record"]
+
+
+def save_record(game: GameState, path: str | Path) -> Path:
+    """Writes ``game``'s record (rules, players, seed, moves) as JSON to ``path``; returns the path."""
+    target = Path(path)
+    target.write_text(to_json(GameRecord.from_game(game), indent=1) + "\n", encoding="utf-8")
+    return target
+
+
+def load_record(path: str | Path) -> tuple[GameState, ...]:
+    """Reads a record and replays it: every state from the deal on, each move checked.
+
+    Raises :class:`InvalidRecordError` naming the problem (unreadable file, not a record, an illegal move).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InvalidRecordError(f"cannot read {path}: {error}") from None
+    record = from_json(text)
+    if type(record) is not GameRecord:
+        raise InvalidRecordError(f"{path} holds a {type(record).__name__}, not a game record (saved by `play`)")
+    return replay(record)

@@ -1,0 +1,160 @@
+"""Bots: they return legal moves from what their seat sees, deterministically, and Greedy/Search play sensibly."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import chickenfoot as cf
+from _games import games
+
+Tile = cf.Tile
+
+
+def _to_move(game: cf.GameState) -> cf.PlayerView:
+    return cf.observe(game, game.round.current_player)
+
+
+def test_bots_satisfy_the_protocol() -> None:
+    for bot in (cf.RandomBot(seed=1), cf.GreedyBot(), cf.SearchBot(simulations=5)):
+        assert isinstance(bot, cf.Bot)
+    assert isinstance(lambda view: view.legal_moves[0], cf.Bot)  # any callable is a bot
+    assert not isinstance(42, cf.Bot)
+
+
+@given(games(), st.integers(0, 2**16))
+def test_random_and_greedy_bots_choose_a_legal_move(game: cf.GameState, seed: int) -> None:
+    if game.is_over:
+        return
+    view = _to_move(game)
+    for bot in (cf.RandomBot(seed=seed), cf.GreedyBot()):
+        move = bot(view)
+        assert move in cf.legal_moves(game)
+        cf.apply(game, move)  # and the engine accepts it
+
+
+@settings(max_examples=8)
+@given(games(max_steps=120), st.integers(0, 2**16))
+def test_search_bot_chooses_a_legal_move_and_is_reproducible(game: cf.GameState, seed: int) -> None:
+    if game.is_over:
+        return
+    view = _to_move(game)
+    bot = cf.SearchBot(simulations=12, seed=seed)
+    move = bot(view)
+    assert move in cf.legal_moves(game)
+    assert cf.SearchBot(simulations=12, seed=seed)(view) == move  # a pure function of seed and view
+
+
+@given(games())
+def test_greedy_opens_no_foot_it_cannot_help_fill_and_sheds_high(game: cf.GameState) -> None:
+    if game.is_over:
+        return
+    view = _to_move(game)
+    move = cf.GreedyBot()(view)
+    plays = [m for m in view.legal_moves if type(m) is cf.Play]
+    if type(move) is not cf.Play:
+        assert not plays  # it draws or passes only when it cannot play
+        return
+    value = view.rules.tile_value
+    if move.tile.is_double and move.onto != view.board.pending:
+        followers = [tile for tile in view.hand if tile is not move.tile and tile.carries(move.tile.high)]
+        alternatives = [m for m in plays if not m.tile.is_double]
+        assert followers or not alternatives  # FOOT-1: never a foot it cannot help fill, if it had a choice
+    elif not move.tile.is_double:
+        # The highest value it can shed, give or take the one point it allows for keeping a follow-up.
+        best = max(value(m.tile) for m in plays if not m.tile.is_double)
+        assert value(move.tile) >= best - 1
+
+
+def test_random_bot_depends_only_on_seed_and_view() -> None:
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    while len(cf.legal_moves(game)) < 3:
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    view = _to_move(game)
+    picks = {cf.RandomBot(seed=s)(view) for s in range(40)}
+    assert len(picks) > 1  # it does vary with the seed...
+    assert all(cf.RandomBot(seed=3)(view) == cf.RandomBot(seed=3)(view) for _ in range(5))  # ...and only with it
+
+
+def _view_with(hand: tuple[Tile, ...], board: cf.Board, rules: cf.Rules | None = None) -> cf.PlayerView:
+    """Builds a position where player 0 holds ``hand`` on ``board`` (the other tiles go to player 1 and the yard)."""
+    rules = rules or cf.Rules.trains()
+    placed = {node.tile for node in board.nodes}
+    rest = [tile for tile in cf.full_set(rules.max_pip) if tile not in placed and tile not in hand]
+    round_ = cf.RoundState(
+        rules=rules, hands=(hand, tuple(rest[:10])), yard=tuple(rest[10:]), board=board, current_player=0, reserve=2
+    )
+    game = cf.GameState(rules=rules, players=2, seed=0, round=round_, round_index=0, totals=(0, 0))
+    return cf.observe(game, 0)
+
+
+def _open_board() -> cf.Board:
+    board = cf.Board.start(Tile(9, 9), arms=2)
+    return board.place(Tile(9, 5), onto=0).place(Tile(9, 3), onto=0)  # open ends: 5 (#1) and 3 (#2)
+
+
+def test_greedy_sheds_the_highest_value_tile() -> None:
+    # Plays: 5-1 onto 5 (6 points), 5-2 onto 5 (7), 6-3 onto 3 (9); 0-0 fits nowhere.
+    view = _view_with((Tile(5, 1), Tile(6, 3), Tile(5, 2), Tile(0, 0)), _open_board())
+    assert cf.GreedyBot()(view) == cf.Play(Tile(6, 3), onto=2)
+
+
+def test_greedy_prefers_a_double_it_can_follow_up() -> None:
+    # 5-5 opens a foot on 5 and the hand holds two more 5s for its toes: worth more than 6-3.
+    view = _view_with((Tile(5, 5), Tile(6, 3), Tile(5, 1), Tile(5, 2)), _open_board())
+    assert cf.GreedyBot()(view) == cf.Play(Tile(5, 5), onto=1)
+
+
+def test_greedy_avoids_a_foot_it_cannot_help_fill() -> None:
+    # 3-3 would open a foot on 3 that nothing else in this hand can fill: shed 5-1 instead.
+    view = _view_with((Tile(3, 3), Tile(5, 1), Tile(8, 7)), _open_board())
+    assert cf.GreedyBot()(view) == cf.Play(Tile(5, 1), onto=1)
+
+
+def test_greedy_fills_a_pending_foot_with_its_best_toe() -> None:
+    board = _open_board().place(Tile(5, 5), onto=1)  # a foot on 5 is pending at node 3
+    view = _view_with((Tile(5, 0), Tile(5, 4), Tile(9, 8)), board)
+    assert cf.GreedyBot()(view) == cf.Play(Tile(5, 4), onto=3)
+
+
+def test_search_bot_rejects_bad_budgets() -> None:
+    with pytest.raises(ValueError, match="simulations"):
+        cf.SearchBot(simulations=0)
+    with pytest.raises(ValueError, match="seconds"):
+        cf.SearchBot(seconds=0)
+    with pytest.raises(ValueError, match="worlds"):
+        cf.SearchBot(worlds=0)
+
+
+def test_search_bot_with_a_time_budget_answers_in_time() -> None:
+    import time
+
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    view = _to_move(game)
+    started = time.perf_counter()
+    assert cf.SearchBot(simulations=1, seconds=0.05)(view) in view.legal_moves
+    assert time.perf_counter() - started < 2.0
+
+
+def test_search_bot_makes_a_forced_move_without_searching() -> None:
+    board = _open_board().place(Tile(5, 5), onto=1)  # pending foot on 5: only 5-4 fits
+    view = _view_with((Tile(5, 4), Tile(9, 8)), board)
+    assert view.legal_moves == (cf.Play(Tile(5, 4), onto=3),)
+    assert cf.SearchBot(simulations=10**9)(view) == view.legal_moves[0]  # would never return if it searched
+
+
+def test_search_beats_random_over_a_few_games() -> None:
+    # Double-6 keeps games short: 7 rounds of 5 tiles each.
+    lineup = ["search:20", "random", "random", "random"]
+    result = cf.run_tournament(lineup, games=6, seed=11, workers=1, rules=cf.Rules.trains(max_pip=6))
+    search, random_ = result.standings
+    assert search.mean_round_score < random_.mean_round_score
+
+
+def test_bots_refuse_a_view_without_a_move_to_make() -> None:
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    idle = (game.round.current_player + 1) % 4
+    view = cf.observe(game, idle)
+    for bot in (cf.RandomBot(), cf.GreedyBot(), cf.SearchBot(simulations=5)):
+        with pytest.raises(ValueError, match=f"player {idle} has no move to make"):
+            bot(view)

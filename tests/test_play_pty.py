@@ -1,0 +1,75 @@
+"""``chickenfoot play`` driven through a real terminal (a pty): a full round, bad input included."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+pytest.importorskip("click")
+pytest.importorskip("rich")
+
+import chickenfoot as cf  # noqa: E402
+
+SRC = Path(cf.__file__).resolve().parent.parent
+PROMPT = "your move> "
+
+
+def _spawn(*argv: str) -> pexpect.spawn:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)}
+    env.update(COLUMNS="100", LINES="40", TERM="dumb", NO_COLOR="1")
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "chickenfoot", "play", *argv],
+        env=env,
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(40, 100),
+    )
+
+
+def test_a_full_round_against_bots_with_bad_input(tmp_path: Path) -> None:
+    record = tmp_path / "mid-game.json"
+    final = tmp_path / "final.json"
+    child = _spawn("--players", "3", "--seed", "4", "--bots", "greedy,random", "--save", str(final))
+    child.expect_exact(PROMPT)
+    for line, reply in [
+        ("", "type a move number"),
+        ("hello", "is not a move"),
+        ("99", "there is no move 99"),
+        ("0", "there is no move 0"),
+        ("9-9@42", "not allowed"),
+        ("pass", "not allowed"),
+        ("save", "save needs a file name"),
+        ("help", "save FILE"),
+    ]:
+        child.sendline(line)
+        child.expect_exact(reply)
+        child.expect_exact(PROMPT)
+    child.sendline(f"save {record}")
+    child.expect_exact("saved the game record")
+    child.expect_exact(PROMPT)
+    # Play the first listed move, every other time by its notation, until the round ends.
+    child.sendline("1")
+    turns = 1
+    while child.expect_exact(["Round 1 over", PROMPT]) == 1:
+        listed = re.search(r"^\s*1\. (\S+)", child.before, re.MULTILINE)
+        assert listed is not None, child.before
+        turns += 1
+        child.sendline(listed[1] if turns % 2 else "1")
+    assert turns > 0
+    child.expect_exact(PROMPT)  # round 2 starts and it comes back to us
+    child.sendeof()  # end of input: the game is left, not crashed
+    child.expect_exact("end of input")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    saved = json.loads(final.read_text())
+    assert saved["players"] == 3
+    assert len(saved["moves"]) > turns
+    assert json.loads(record.read_text())["moves"] == []  # saved before the first move
