@@ -108,7 +108,7 @@ def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip)
 class GreedyBot:
     """Sheds the highest-value tile it can, prefers doubles it can follow up, and avoids feet it cannot fill.
 
-    Rates each play with :func:`greedy_score`; with no play it draws or passes (the only legal
+    Rates each play with ``greedy_score`` (in ``chickenfoot._bots``); with no play it draws or passes (the only legal
     moves then), and with a playable drawn tile it plays it.
 
     >>> import chickenfoot as cf

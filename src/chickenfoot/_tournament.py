@@ -43,7 +43,13 @@ _KINDS = ("random", "greedy", "search")
 
 
 class BotSpecError(ValueError):
-    """Raised for a bot name that is not ``random``, ``greedy`` or ``search[:SIMULATIONS]``."""
+    """Raised for a bot name that is not ``random``, ``greedy`` or ``search[:SIMULATIONS]``.
+
+    >>> make_bot("smart")
+    Traceback (most recent call last):
+    ...
+    chickenfoot._tournament.BotSpecError: unknown bot 'smart': use one of random, greedy, search or search:SIMULATIONS
+    """
 
 
 def _check_spec(spec: str) -> tuple[str, int | None]:
@@ -82,7 +88,12 @@ def _derive(*parts: object) -> int:
 
 @attrs.frozen
 class GameOutcome:
-    """One finished tournament game, seen by seat."""
+    """Records one finished tournament game, seen by seat.
+
+    >>> outcome = play_game(Rules.trains(), ["greedy", "random"], seed=1, index=0)
+    >>> outcome.index, len(outcome.totals), sum(outcome.totals) == sum(map(sum, outcome.round_scores))
+    (0, 2, True)
+    """
 
     index: int
     """The game's number in the tournament, from 0."""
@@ -125,7 +136,12 @@ def play_game(rules: Rules, lineup: Sequence[str], seed: int, index: int) -> Gam
 
 @attrs.frozen
 class Standing:
-    """How one bot (all the seats it took, pooled) did over a tournament."""
+    """Sums up how one bot (all the seats it took, pooled) did over a tournament.
+
+    >>> result = run_tournament(["greedy", "random"], games=2, seed=1, workers=1)
+    >>> [(standing.bot, standing.games) for standing in result.standings]
+    [('greedy', 2), ('random', 2)]
+    """
 
     bot: str
     """The bot's name, as in the lineup."""
@@ -157,7 +173,12 @@ def _mean_ci(samples: list[float]) -> tuple[float, float]:
 
 @attrs.frozen
 class TournamentResult:
-    """Every game of a tournament, and the standings computed from them."""
+    """Holds every game of a tournament, and the standings computed from them.
+
+    >>> result = run_tournament(["greedy", "random"], games=2, seed=1, workers=1)
+    >>> result.lineup, [outcome.seats for outcome in result.outcomes]
+    (('greedy', 'random'), [(0, 1), (1, 0)])
+    """
 
     rules: Rules
     """The rules played."""
