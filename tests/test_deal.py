@@ -181,3 +181,10 @@ def test_highest_double_variant_starts_with_the_highest_double_held() -> None:
         assert state.yard == tuple(shuffled[28:])  # nobody drew
         checked += 1
     assert checked > 5
+
+
+@pytest.mark.rule("ROUND-1")
+@pytest.mark.parametrize("round_index", [-1, 10, 1.0])
+def test_round_1_a_round_outside_the_game_is_refused(round_index: object) -> None:
+    with pytest.raises(ValueError, match="round_index must be a whole number from 0 to 9"):
+        cf.deal_round(Rules.trains(), 4, 1, round_index)  # type: ignore[arg-type]

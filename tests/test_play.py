@@ -319,7 +319,28 @@ def test_apply_refuses_non_moves_and_malformed_plays_without_a_traceback_from_in
     state = position(TRAINS, ["9-5", "8-8"], current=0)
     with pytest.raises(IllegalMoveError, match="is not a move"):
         cf.apply(state, "9-5@0")  # type: ignore[arg-type]
-    with pytest.raises(IllegalMoveError, match="malformed"):
-        cf.apply(state, cf.Play("9-5", onto=0))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"a Play's tile is a chickenfoot\.Tile"):
+        cf.Play("9-5", onto=0)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="GameState or RoundState"):
         cf.apply(object(), cf.Draw())  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("onto", [False, 0.0, "0", None])
+def test_a_play_node_index_must_be_a_whole_number(onto: object) -> None:
+    with pytest.raises(TypeError, match="a Play's onto is a node index"):
+        cf.Play(Tile(9, 5), onto=onto)  # type: ignore[arg-type]
+
+
+def test_a_play_takes_any_integer_type_as_its_node() -> None:
+    class Index:  # what numpy's integers look like to Python
+        def __index__(self) -> int:
+            return 3
+
+    move = cf.Play(Tile(9, 5), onto=Index())  # type: ignore[arg-type]
+    assert type(move.onto) is int
+    assert move == cf.Play(Tile(9, 5), onto=3)
+
+
+def test_parse_move_refuses_a_huge_node_number_as_invalid() -> None:
+    with pytest.raises(cf.InvalidMoveError, match="is not a move"):
+        cf.parse_move("9-5@" + "1" * 5000)

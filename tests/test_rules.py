@@ -46,6 +46,7 @@ def test_rules_are_immutable_and_hashable() -> None:
         ({"draw_until_playable": 1}, "draw_until_playable must be True or False"),
         ({"center_fallback": "highest_double"}, "applies to the cross deal only"),
         ({"colour": "red"}, "unknown rules option.*colour"),
+        ({"double_out_penalty": None}, "double_out_penalty must be a whole number 0 or more"),
     ],
 )
 def test_invalid_configurations_say_what_to_change(options: dict[str, object], message: str) -> None:
@@ -83,7 +84,7 @@ def test_deal_1_too_few_arms_or_too_many_players_for_the_trains_center() -> None
         cf.new_game(Rules.trains(center_arms=3), players=4, seed=0)
     with pytest.raises(RulesError, match="at most 8"):
         cf.new_game(Rules.trains(max_pip=12), players=9, seed=0)
-    with pytest.raises(RulesError, match="only 6 other tiles carry its value"):
+    with pytest.raises(RulesError, match=r"only 6 other tiles carry its value.*play with 6 or fewer players"):
         cf.new_game(Rules.trains(max_pip=6), players=7, seed=0)
 
 

@@ -79,3 +79,8 @@ def test_set_2_double_blank_and_blank_halves_can_count_fixed_values() -> None:
     assert blanks.tile_value(Tile(5, 0)) == 30
     assert blanks.tile_value(Tile(0, 0)) == 50  # two blank halves
     assert blanks.tile_value(Tile(5, 4)) == 9
+
+
+def test_tile_hash_is_its_index_so_sets_iterate_alike_in_every_process() -> None:
+    assert [hash(tile) for tile in cf.full_set(9)] == list(range(55))
+    assert list({Tile(3, 1), Tile(0, 0), Tile(9, 9)}) == list({Tile(9, 9), Tile(3, 1), Tile(0, 0)})

@@ -48,6 +48,11 @@ def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> Round
     ([11, 11, 11, 11], 10, '9-9')
     """
     rules.check_players(players)  # DEAL-1
+    if type(round_index) is not int or not 0 <= round_index < rules.rounds:
+        raise ValueError(
+            f"round_index must be a whole number from 0 to {rules.rounds - 1} "
+            f"(one round per double, ROUND-1), got {round_index!r}"
+        )
     rng = round_rng(seed, round_index)
     double = Tile(*(rules.round_double(round_index),) * 2)
     if rules.deal == "trains":

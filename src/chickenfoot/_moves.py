@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import operator
 import re
-from typing import TypeAlias
+from typing import SupportsIndex, TypeAlias
 
 import attrs
 
@@ -15,7 +16,19 @@ __all__ = ["Draw", "Move", "NodeIndex", "Pass", "Play", "parse_move"]
 NodeIndex: TypeAlias = int
 """A node's position in :attr:`Board.nodes`: 0 is the center, then in the order placed."""
 
-_PLAY_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})@(\d+)")
+_PLAY_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})@(\d{1,6})")
+
+
+def _node_index(value: SupportsIndex) -> int:
+    """Takes any integer (numpy's too) as a node index; refuses bools, floats and text."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"a Play's onto is a node index, a whole number like 3; got {value!r}")
+    return operator.index(value)
+
+
+def _is_tile(_: object, __: object, value: Tile) -> None:
+    if type(value) is not Tile:
+        raise TypeError(f"a Play's tile is a chickenfoot.Tile, like Tile(9, 5); got {value!r}")
 
 
 @attrs.frozen
@@ -27,10 +40,10 @@ class Play:
     ('9-5@3', True)
     """
 
-    tile: Tile
+    tile: Tile = attrs.field(validator=_is_tile)
     """The tile played."""
-    onto: NodeIndex
-    """The index of the board node the tile attaches to."""
+    onto: NodeIndex = attrs.field(converter=_node_index)
+    """The index of the board node the tile attaches to (any integer type is taken as an int)."""
 
     def __str__(self) -> str:
         return f"{self.tile}@{self.onto}"

@@ -34,12 +34,13 @@ _CROSS_HAND_SIZE = 7  # DEAL-B1
 _MAX_ARMS = 8  # OPEN-1: "up to 8" trains
 
 
-def _check_optional_int(name: str, value: object, low: int, high: int | None = None) -> None:
-    if value is None:
+def _check_int(name: str, value: object, low: int, high: int | None = None, *, optional: bool = True) -> None:
+    if value is None and optional:
         return
     if type(value) is not int or value < low or (high is not None and value > high):
         bound = f"from {low} to {high}" if high is not None else f"{low} or more"
-        raise RulesError(f"{name} must be None (the preset's rule) or a whole number {bound}, got {value!r}")
+        what = "None (the preset's rule) or a whole number" if optional else "a whole number"
+        raise RulesError(f"{name} must be {what} {bound}, got {value!r}")
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
@@ -103,13 +104,13 @@ class Rules:
         for flag in ("draw_until_playable", "unfillable_foot_ends_round"):
             if type(getattr(self, flag)) is not bool:
                 raise RulesError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
-        _check_optional_int("hand_size", self.hand_size, 1)
+        _check_int("hand_size", self.hand_size, 1)
         # OPEN-1: the center's value is carried by max_pip other tiles, so no more arms than that.
-        _check_optional_int("center_arms", self.center_arms, 1, min(_MAX_ARMS, self.max_pip))
-        _check_optional_int("reserve", self.reserve, 0)
-        _check_optional_int("double_blank_value", self.double_blank_value, 0)
-        _check_optional_int("blank_value", self.blank_value, 0)
-        _check_optional_int("double_out_penalty", self.double_out_penalty, 0)
+        _check_int("center_arms", self.center_arms, 1, min(_MAX_ARMS, self.max_pip))
+        _check_int("reserve", self.reserve, 0)
+        _check_int("double_blank_value", self.double_blank_value, 0)
+        _check_int("blank_value", self.blank_value, 0)
+        _check_int("double_out_penalty", self.double_out_penalty, 0, optional=False)
         if self.center_fallback == "highest_double" and self.deal != "cross":
             raise RulesError(
                 "center_fallback='highest_double' applies to the cross deal only "
@@ -236,7 +237,11 @@ class Rules:
                 f"{players} players is too many; play with {_MAX_ARMS} or fewer"
             )
         if arms > self.max_pip:
+            if self.deal == "trains" and self.center_arms is None:  # one arm per player
+                fix = f"play with {self.max_pip} or fewer players"
+            else:
+                fix = f"set center_arms to {self.max_pip} or fewer"
             raise RulesError(
                 f"the center takes {arms} arms but only {self.max_pip} other tiles carry its value on "
-                f"double-{self.max_pip}; use a larger set or set center_arms to {self.max_pip} or fewer"
+                f"double-{self.max_pip}: use a larger set or {fix}"
             )

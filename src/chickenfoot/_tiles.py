@@ -101,6 +101,12 @@ class Tile:
     def __lt__(self, other: Tile) -> bool:
         return self.index < other.index
 
+    # Interned, so equality stays identity; the hash is the tile's index rather than its address,
+    # so sets and dicts of tiles iterate in the same order in every process (DEAL-2's promise
+    # extends to search over determinized states, which runs in worker processes).
+    def __hash__(self) -> int:
+        return self.index
+
 
 _SETS: dict[int, tuple[Tile, ...]] = {}
 
