@@ -212,8 +212,11 @@ def check_round(
     current: int,
     drawn: Tile | None,
     went_out: int | None,
+    is_over: bool,
+    reserve: int,
 ) -> None:
-    """Checks a round's parts fit together: every tile once, a seat to move, the drawn tile held."""
+    """Checks a round's parts fit together: every tile once, a seat to move, the drawn tile held,
+    and a status the position can have."""
     players = len(hands)
     try:
         rules.check_players(players)
@@ -238,6 +241,33 @@ def check_round(
         raise InvalidRecordError(f"the drawn tile {drawn} is not in the hand of player {current}, who is to move")
     if went_out is not None and (not 0 <= went_out < players or hands[went_out]):
         raise InvalidRecordError(f"player {went_out} cannot have gone out: they are not a seat or still hold tiles")
+    mask = board.playable_mask
+    if drawn is not None and not is_over:
+        # DRAW-4: a player draws only when nothing in hand plays, so only the drawn tile may fit.
+        fits = [str(tile) for tile in hands[current] if tile is not drawn and tile.mask & mask]
+        if fits:
+            raise InvalidRecordError(
+                f"player {current} drew {drawn} while holding {fits[0]}, which plays: a draw is only for want of a play"
+            )
+    if not is_over:
+        empty = next((seat for seat, hand in enumerate(hands) if not hand), None)
+        if empty is not None:
+            raise InvalidRecordError(f"player {empty} holds no tiles, so the round is over (END-1): mark it out{empty}")
+    elif went_out is None and not _blocked(rules, hands, yard, board, reserve):
+        raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
+
+
+def _blocked(
+    rules: Rules, hands: tuple[tuple[Tile, ...], ...], yard: tuple[Tile, ...], board: Board, reserve: int
+) -> bool:
+    """Tells whether a round could have ended without anyone going out (END-2 and its variant)."""
+    mask = board.playable_mask
+    if len(yard) <= reserve and not any(tile.mask & mask for hand in hands for tile in hand):
+        return True
+    if not (rules.unfillable_foot_ends_round and board.pending):  # a foot, not the center
+        return False
+    held = sum(1 for hand in hands for tile in hand if tile.mask & mask)
+    return held + sum(1 for tile in yard[: max(len(yard) - reserve, 0)] if tile.mask & mask) < board.missing
 
 
 def parse_position(text: str) -> RoundState:
@@ -288,7 +318,7 @@ def parse_position(text: str) -> RoundState:
         is_over, went_out = True, _int(status[3:], "the player who went out")
     else:
         raise InvalidRecordError(f"status must be 'play', 'blocked' or 'out' and a seat, like 'out2'; got {status!r}")
-    check_round(rules, hands, yard, board, current, drawn, went_out)
+    check_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)
     return RoundState(
         rules=rules,
         hands=hands,

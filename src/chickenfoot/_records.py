@@ -34,6 +34,7 @@ from ._errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, Rul
 from ._moves import Draw, Move, Pass, Play, parse_move
 from ._notation import build_board, check_round
 from ._rules import Rules
+from ._scoring import round_scores, winners as winners_of
 from ._state import GameState, History, RoundResult, RoundState
 from ._tiles import Tile
 
@@ -255,10 +256,11 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
     drawn = fields["drawn"].optional(lambda r: r.tile(max_pip))
     went_out = fields["went_out"].optional(lambda r: r.integer(0, len(hands) - 1))
     is_over = fields["is_over"].boolean()
+    reserve = fields["reserve"].integer()
     if went_out is not None and not is_over:
         raise fields["went_out"].fail("a player went out but the round is not over")
     try:
-        check_round(rules, hands, yard, board, current, drawn, went_out)
+        check_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)
     except InvalidRecordError as error:
         raise reader.fail(str(error)) from None
     log: History = None
@@ -273,7 +275,7 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
         yard=yard,
         board=board,
         current_player=current,
-        reserve=fields["reserve"].integer(),
+        reserve=reserve,
         drawn=drawn,
         is_over=is_over,
         went_out=went_out,
@@ -318,6 +320,20 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
         final = finished.final
         if not final.is_over or finished.double != final.double or finished.went_out != final.went_out:
             raise fields["results"].fail(f"result {number} disagrees with its final state (over, double, went_out)")
+        if finished.scores != round_scores(final):
+            raise fields["results"].fail(f"result {number}'s scores are not what its final hands score (SCORE-1)")
+    for number, state in [*enumerate(result.final for result in results), (round_index, round_)]:
+        double = rules.round_double(number)
+        if state.double != double and not (rules.center_fallback == "highest_double" and state.double < double):
+            raise fields["results"].fail(f"round {number} must start from {double}-{double} (ROUND-1)")
+    if totals != tuple(sum(result.scores[seat] for result in results) for seat in range(players)):
+        raise fields["totals"].fail("each total must be the sum of that player's round scores (GAME-1)")
+    if len(results) < rules.rounds and round_.is_over:
+        raise fields["round"].fail("the round in play is over: its result belongs in results, the next round in play")
+    if results and len(results) == rules.rounds and round_ != results[-1].final:
+        raise fields["round"].fail("once the game is over, the round is the last round's final state")
+    if winners and winners != winners_of(rules, totals, results):
+        raise fields["winners"].fail(f"the winners must be {list(winners_of(rules, totals, results))} (GAME-1, TIE-*)")
     return GameState(
         rules=rules,
         players=players,

@@ -56,7 +56,7 @@ class RoundState:
     board: Board
     """The layout."""
     current_player: PlayerIndex
-    """The player to move (or who moved last, once the round is over)."""
+    """The player to move; once the round is over, the player who went out, or else whose turn was next."""
     reserve: int
     """How many yard tiles may never be drawn this round (YARD-1)."""
     drawn: Tile | None = None
