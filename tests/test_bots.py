@@ -158,3 +158,15 @@ def test_bots_refuse_a_view_without_a_move_to_make() -> None:
     for bot in (cf.RandomBot(), cf.GreedyBot(), cf.SearchBot(simulations=5)):
         with pytest.raises(ValueError, match=f"player {idle} has no move to make"):
             bot(view)
+
+
+@pytest.mark.parametrize("exploration", [-0.1, float("nan"), float("inf")])
+def test_search_bot_refuses_an_unusable_exploration_constant(exploration: float) -> None:
+    with pytest.raises(ValueError, match="exploration must be a finite number of 0 or more"):
+        cf.SearchBot(exploration=exploration)
+
+
+def test_search_bot_repr_shows_what_makes_it_play_differently() -> None:
+    assert repr(cf.SearchBot(simulations=5, seed=2)) == "SearchBot(simulations=5, seed=2)"
+    assert "worlds=3" in repr(cf.SearchBot(worlds=3))
+    assert "exploration=1.5" in repr(cf.SearchBot(exploration=1.5))

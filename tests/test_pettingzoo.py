@@ -111,3 +111,13 @@ def test_examples_run(
     monkeypatch.setattr(sys, "argv", [str(path), *arguments])
     runpy.run_path(str(path), run_name="__main__")
     assert capsys.readouterr().out
+
+
+def test_a_game_cut_short_ends_on_the_last_round_played() -> None:
+    game = env(preset="trains", players=2, rounds=1)
+    play(game, seed=1)
+    final = game.game.results[-1].final
+    assert len(game.game.results) == 1
+    assert game.game.round == final  # not the next round the engine dealt
+    assert game.game.round_index == 0
+    assert "round 0" in (game.render() or "")

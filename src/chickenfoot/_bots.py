@@ -161,6 +161,10 @@ class _Node:
         self.available = 1
 
 
+EXPLORATION = 0.7  # SearchBot's default UCT exploration constant
+WORLDS = 20  # SearchBot's default number of determinized deals per decision
+
+
 class SearchBot:
     """Searches with information-set Monte Carlo tree search (SO-ISMCTS) over :func:`determinize`.
 
@@ -186,8 +190,8 @@ class SearchBot:
         *,
         seconds: float | None = None,
         seed: int = 0,
-        exploration: float = 0.7,
-        worlds: int = 20,
+        exploration: float = EXPLORATION,
+        worlds: int = WORLDS,
     ) -> None:
         """Builds a search bot with a budget of ``simulations`` per move (or ``seconds``) and a seed."""
         if type(simulations) is not int or simulations < 1:
@@ -196,6 +200,8 @@ class SearchBot:
             raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
         if seconds is not None and not seconds > 0:
             raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
+        if not 0 <= exploration < math.inf:  # also refuses NaN
+            raise ValueError(f"exploration must be a finite number of 0 or more, got {exploration!r}")
         self.simulations = simulations
         self.seconds = seconds
         self.seed = seed
@@ -204,7 +210,9 @@ class SearchBot:
 
     def __repr__(self) -> str:
         budget = f", seconds={self.seconds}" if self.seconds is not None else ""
-        return f"SearchBot(simulations={self.simulations}{budget}, seed={self.seed})"
+        tuning = f", exploration={self.exploration}" if self.exploration != EXPLORATION else ""
+        tuning += f", worlds={self.worlds}" if self.worlds != WORLDS else ""
+        return f"SearchBot(simulations={self.simulations}{budget}, seed={self.seed}{tuning})"
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns the most visited move at the root after the search."""

@@ -17,7 +17,8 @@ class RulesError(ValueError):
 
 
 class InvalidMoveError(ValueError):
-    """Raised when move text cannot be parsed.
+    """Raised when a move cannot be read or written: text that does not parse, or an action number
+    (``chickenfoot.actions``) that names no move or a play the numbering cannot encode.
 
     >>> from chickenfoot import parse_move
     >>> parse_move("9-5@")

@@ -26,6 +26,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
+import attrs
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -162,6 +163,9 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
             mean = sum(scores) / self.players
             for seat, score in enumerate(scores):
                 self.rewards[self.possible_agents[seat]] = mean - score
+        if len(after.results) >= self.rounds and not after.is_over:
+            # A game cut short: show the last round played, not the round the engine dealt next.
+            after = attrs.evolve(after, round=after.results[-1].final, round_index=game.round_index)
         self.game = after
         if after.is_over or len(after.results) >= self.rounds:
             if self.reward == "win":
