@@ -332,9 +332,7 @@ def _apply_round(state: RoundState, move: Move) -> RoundState:
     kind = type(move)
     if kind is not Play and kind is not Draw and kind is not Pass:
         raise IllegalMoveError(f"{move!r} is not a move: use Play, Draw or Pass, or parse_move('9-5@3')")
-    legal = state._legal
-    if legal is None:
-        legal = _round_moves(state)
+    legal = _round_moves(state)
     for candidate in legal:  # by identity first: generated moves are interned, and == is slow
         if candidate is move:
             break

@@ -6,8 +6,9 @@ from collections.abc import Sequence
 
 from ._rules import Rules
 from ._state import PlayerIndex, RoundResult, RoundState
+from ._tiles import full_set
 
-__all__ = ["round_scores", "winners"]
+__all__ = ["round_scores", "win_utilities", "winners", "worst_total"]
 
 
 def round_scores(state: RoundState) -> tuple[int, ...]:
@@ -51,3 +52,25 @@ def winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult])
     keys = {player: tie_key(player) for player in tied}
     top = min(keys.values())
     return tuple(player for player in tied if keys[player] == top)
+
+
+def worst_total(rules: Rules, rounds: int) -> int:
+    """Gets the highest total a player can reach in ``rounds`` rounds: every tile left in hand each round.
+
+    Learning frameworks use it to bound scores and utilities.
+
+    >>> from chickenfoot import Rules
+    >>> worst_total(Rules.trains(), rounds=1)
+    495
+    """
+    return rounds * (sum(map(rules.tile_value, full_set(rules.max_pip))) + rules.double_out_penalty)
+
+
+def win_utilities(players: int, won: Sequence[PlayerIndex]) -> list[float]:
+    """Gets zero-sum win/loss utilities: a win shared by ``won`` pays 1 in all; everyone's mean is 0.
+
+    >>> win_utilities(3, [0])
+    [1.0, -0.5, -0.5]
+    """
+    scale = players / (players - 1)
+    return [scale * ((1 / len(won) if seat in won else 0.0) - 1 / players) for seat in range(players)]

@@ -47,7 +47,7 @@ from ._errors import InvalidMoveError
 from ._moves import Draw, Pass, Play
 from ._render import render_text
 from ._rules import Rules
-from ._tiles import full_set
+from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_observation
 
 __all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "rules_for"]
@@ -116,8 +116,7 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
         if utility == "win":
             low, high = -1 / (players - 1), 1.0
         elif utility == "score":
-            worst = rounds * (sum(map(rules.tile_value, full_set(rules.max_pip))) + rules.double_out_penalty)
-            high = worst * (players - 1) / players
+            high = worst_total(rules, rounds) * (players - 1) / players
             low = -high
         else:
             raise ValueError(f"utility must be 'win' or 'score', got {utility!r}")
@@ -208,9 +207,7 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
         if self.utility == "score":
             mean = sum(core.totals) / players
             return [mean - total for total in core.totals]
-        won = core.winners()
-        scale = players / (players - 1)
-        return [scale * ((1 / len(won) if seat in won else 0.0) - 1 / players) for seat in range(players)]
+        return win_utilities(players, core.winners())
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ChickenfootState:
         """Returns a state ``player_id`` cannot tell from this one, with the unseen tiles sampled again.

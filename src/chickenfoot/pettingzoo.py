@@ -35,8 +35,8 @@ from . import actions
 from ._engine import apply, legal_moves, new_game
 from ._render import render_text
 from ._rules import Rules
+from ._scoring import win_utilities, winners, worst_total
 from ._state import GameState
-from ._tiles import full_set
 from .observation import layout, observation, observation_size
 
 __all__ = ["ChickenfootEnv", "env", "raw_env"]
@@ -45,7 +45,7 @@ __all__ = ["ChickenfootEnv", "env", "raw_env"]
 def _bounds(rules: Rules, players: int, rounds: int) -> np.ndarray[Any, np.dtype[np.float32]]:
     """Gets the largest value each observation entry can take (all are 0 or more)."""
     tiles = rules.set_size
-    points = rounds * (sum(map(rules.tile_value, full_set(rules.max_pip))) + rules.double_out_penalty)
+    points = worst_total(rules, rounds)
     largest = {"open_ends": rules.max_pip, "pending_missing": 8, "hand_sizes": tiles, "yard": tiles, "totals": points}
     high = np.ones(observation_size(rules, players), np.float32)
     for name, start, size in layout(rules, players):
@@ -178,12 +178,9 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
             self.render()
 
     def _pay_winners(self, game: GameState) -> None:
-        from ._scoring import winners
-
         won = game.winners or winners(self.rules, game.totals, game.results)
-        scale = self.players / (self.players - 1)
-        for seat, agent in enumerate(self.possible_agents):
-            self.rewards[agent] = scale * ((1 / len(won) if seat in won else 0.0) - 1 / self.players)
+        for agent, utility in zip(self.possible_agents, win_utilities(self.players, won), strict=True):
+            self.rewards[agent] = utility
 
     def render(self) -> str | None:
         """Draws the layout and the hand sizes as text (printed in ``"human"`` mode)."""
