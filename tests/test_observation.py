@@ -12,7 +12,7 @@ from hypothesis import given  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
 from _games import RULES, games  # noqa: E402
-from chickenfoot.observation import layout, observation, observation_size  # noqa: E402
+from chickenfoot.observation import layout, observation, observation_size, write_observation  # noqa: E402
 
 
 def block(vector: np.ndarray, game: cf.GameState, name: str) -> np.ndarray:
@@ -74,3 +74,11 @@ def test_bad_arguments_are_refused() -> None:
         observation(cf.observe(game, 1), 2)
     with pytest.raises(TypeError, match="PlayerView"):
         observation("game", 0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("out", [np.zeros(3, np.float32), np.zeros(221, np.float64), np.zeros((221, 1), np.float32)])
+def test_write_observation_refuses_an_array_of_the_wrong_shape_or_type(out: object) -> None:
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
+    assert observation_size(game.rules, 4) == 221
+    with pytest.raises(ValueError, match="out must be a float32 vector of 221 entries"):
+        write_observation(game, 0, out)

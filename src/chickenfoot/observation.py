@@ -105,7 +105,9 @@ def _view(source: GameState | PlayerView, player: int | None) -> PlayerView:
 
 
 def write_observation(source: GameState | PlayerView, player: int | None, out: NDArray[np.float32]) -> None:
-    """Writes a player's observation into ``out`` (zeroed first), without allocating.
+    """Writes a player's observation into ``out`` (zeroed first), without allocating a new array.
+
+    ``out`` must be a float32 vector of :func:`observation_size` entries.
 
     ``source`` is a ``GameState`` with the seat ``player``, or a ``PlayerView``
     (``player`` then ``None``): the vector is built from the view alone, so it cannot leak
@@ -120,6 +122,10 @@ def write_observation(source: GameState | PlayerView, player: int | None, out: N
     """
     view = _view(source, player)
     seat, players = view.player, view.players
+    size = observation_size(view.rules, players)
+    if not isinstance(out, np.ndarray) or out.shape != (size,) or out.dtype != np.float32:
+        got = f"shape {out.shape}, dtype {out.dtype}" if isinstance(out, np.ndarray) else type(out).__name__
+        raise ValueError(f"out must be a float32 vector of {size} entries (observation_size), got {got}")
     blocks = {name: start for name, start, _ in layout(view.rules, players)}
     out.fill(0)
     board = view.board
