@@ -11,7 +11,13 @@
 from __future__ import annotations
 
 from ._board import Board as Board, Node as Node
-from ._bots import Bot as Bot, GreedyBot as GreedyBot, RandomBot as RandomBot, SearchBot as SearchBot
+from ._bots import (
+    Bot as Bot,
+    GreedyBot as GreedyBot,
+    RandomBot as RandomBot,
+    SearchBot as SearchBot,
+    play_out as play_out,
+)
 from ._deal import deal_round as deal_round
 from ._determinize import determinize as determinize
 from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
@@ -107,6 +113,7 @@ __all__ = [
     "parse_move",
     "parse_position",
     "perft",
+    "play_out",
     "position",
     "record_schema",
     "play_game",

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 from ._determinize import determinize
@@ -18,11 +19,11 @@ from ._engine import apply, legal_moves
 from ._moves import Move, Play
 from ._rules import Rules
 from ._scoring import round_scores
-from ._state import RoundState
+from ._state import GameState, RoundState
 from ._tiles import Pip, Tile
-from ._views import PlayerView
+from ._views import PlayerView, observe
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot"]
+__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "play_out"]
 
 
 @runtime_checkable
@@ -37,6 +38,22 @@ class Bot(Protocol):
     def __call__(self, view: PlayerView) -> Move:
         """Returns the move to make; called only when it is the view's player's turn."""
         ...
+
+
+def play_out(game: GameState, bots: Sequence[Bot]) -> GameState:
+    """Plays ``game`` to its end, each seat's move chosen by ``bots[seat]`` from that seat's view.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.play_out(cf.new_game(cf.Rules.cross(), players=2, seed=1), [cf.GreedyBot(), cf.RandomBot(seed=1)])
+    >>> game.is_over, len(game.results)
+    (True, 10)
+    """
+    if len(bots) != game.players:
+        raise ValueError(f"play_out needs one bot per seat: {game.players} seats, {len(bots)} bots")
+    while not game.is_over:
+        player = game.round.current_player
+        game = apply(game, bots[player](observe(game, player)))
+    return game
 
 
 def _moves(view: PlayerView) -> tuple[Move, ...]:

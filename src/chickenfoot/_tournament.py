@@ -17,10 +17,9 @@ from typing import Literal, TypeAlias
 
 import attrs
 
-from ._bots import Bot, GreedyBot, RandomBot, SearchBot
-from ._engine import apply, new_game
+from ._bots import Bot, GreedyBot, RandomBot, SearchBot, play_out
+from ._engine import new_game
 from ._rules import Rules
-from ._views import observe
 
 __all__ = [
     "Backend",
@@ -120,10 +119,7 @@ def play_game(rules: Rules, lineup: Sequence[str], seed: int, index: int) -> Gam
     seats = tuple((seat + index) % players for seat in range(players))
     game_seed = _derive(seed, index)
     bots = [make_bot(lineup[entry], seed=_derive(seed, index, seat)) for seat, entry in enumerate(seats)]
-    game = new_game(rules, players=players, seed=game_seed)
-    while not game.is_over:
-        player = game.round.current_player
-        game = apply(game, bots[player](observe(game, player)))
+    game = play_out(new_game(rules, players=players, seed=game_seed), bots)
     return GameOutcome(
         index=index,
         seed=game_seed,

@@ -15,12 +15,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .._engine import apply, new_game
+from .._bots import play_out
+from .._engine import new_game
 from .._errors import InvalidRecordError, RulesError
 from .._rules import Rules
 from .._svg import render_svg
 from .._tournament import TournamentResult, _derive, make_bot, run_tournament
-from .._views import observe
 from ._options import PRESETS, build_rules, parse_bots, rules_options
 from ._play import describe, play_session
 from ._records import load_record
@@ -85,11 +85,8 @@ def simulate(
         except OSError as error:
             raise click.BadParameter(f"cannot create {svg_dir}: {error.strerror}", param_hint="'--svg'") from None
     seated = [make_bot(name, seed=_derive(seed, "simulate", seat)) for seat, name in enumerate(names)]
-    game = new_game(rules, players=players, seed=seed)
     console.rule(f"Chicken Foot, {preset} rules, {players} players, seed {seed}")
-    while not game.is_over:
-        player = game.round.current_player
-        game = apply(game, seated[player](observe(game, player)))
+    game = play_out(new_game(rules, players=players, seed=seed), seated)
     for number, result in enumerate(game.results, start=1):
         title = f"Round {number}: {result.double}-{result.double}, {ending(result, names)}"
         console.print(layout_panel(result.final, title))
