@@ -45,7 +45,7 @@ import attrs
 from ._board import Board
 from ._errors import InvalidRecordError, RulesError
 from ._rules import Rules
-from ._state import GameState, RoundState
+from ._state import GameState, History, RoundState
 from ._tiles import Tile, full_set
 
 __all__ = ["parse_position", "position", "rules_text", "parse_rules_text"]
@@ -257,6 +257,34 @@ def check_round(
         raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
 
 
+def checked_round(
+    rules: Rules,
+    hands: tuple[tuple[Tile, ...], ...],
+    yard: tuple[Tile, ...],
+    board: Board,
+    current: int,
+    drawn: Tile | None,
+    went_out: int | None,
+    is_over: bool,
+    reserve: int,
+    log: History = None,
+) -> RoundState:
+    """Builds a round read from text or JSON, after :func:`check_round` finds its parts fit together."""
+    check_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)
+    return RoundState(
+        rules=rules,
+        hands=hands,
+        yard=yard,
+        board=board,
+        current_player=current,
+        reserve=reserve,
+        drawn=drawn,
+        is_over=is_over,
+        went_out=went_out,
+        log=log,
+    )
+
+
 def _blocked(
     rules: Rules, hands: tuple[tuple[Tile, ...], ...], yard: tuple[Tile, ...], board: Board, reserve: int
 ) -> bool:
@@ -318,15 +346,4 @@ def parse_position(text: str) -> RoundState:
         is_over, went_out = True, _int(status[3:], "the player who went out")
     else:
         raise InvalidRecordError(f"status must be 'play', 'blocked' or 'out' and a seat, like 'out2'; got {status!r}")
-    check_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)
-    return RoundState(
-        rules=rules,
-        hands=hands,
-        yard=yard,
-        board=board,
-        current_player=current,
-        reserve=reserve,
-        drawn=drawn,
-        is_over=is_over,
-        went_out=went_out,
-    )
+    return checked_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)

@@ -32,7 +32,7 @@ import attrs
 from ._engine import apply, new_game
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError
 from ._moves import Draw, Move, Pass, Play, parse_move
-from ._notation import build_board, check_round
+from ._notation import build_board, checked_round
 from ._rules import Rules
 from ._scoring import round_scores, winners as winners_of
 from ._state import GameState, History, RoundResult, RoundState
@@ -259,28 +259,16 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
     reserve = fields["reserve"].integer()
     if went_out is not None and not is_over:
         raise fields["went_out"].fail("a player went out but the round is not over")
-    try:
-        check_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)
-    except InvalidRecordError as error:
-        raise reader.fail(str(error)) from None
     log: History = None
     for turn in fields["history"].items():
         pair = turn.items()
         if len(pair) != 2:
             raise turn.fail("a history entry is [player, move]")
         log = ((pair[0].integer(0, len(hands) - 1), pair[1].move()), log)
-    return RoundState(
-        rules=rules,
-        hands=hands,
-        yard=yard,
-        board=board,
-        current_player=current,
-        reserve=reserve,
-        drawn=drawn,
-        is_over=is_over,
-        went_out=went_out,
-        log=log,
-    )
+    try:
+        return checked_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve, log)
+    except InvalidRecordError as error:
+        raise reader.fail(str(error)) from None
 
 
 def _read_game(fields: dict[str, _Reader]) -> GameState:
