@@ -204,7 +204,7 @@ def build_board(rules: Rules, players: int, nodes: list[tuple[Tile, int | None]]
     return board
 
 
-def check_round(
+def checked_round(
     rules: Rules,
     hands: tuple[tuple[Tile, ...], ...],
     yard: tuple[Tile, ...],
@@ -214,9 +214,10 @@ def check_round(
     went_out: int | None,
     is_over: bool,
     reserve: int,
-) -> None:
-    """Checks a round's parts fit together: every tile once, a seat to move, the drawn tile held,
-    and a status the position can have."""
+    log: History = None,
+) -> RoundState:
+    """Builds a round read from text or JSON, checking its parts fit together first: every tile
+    once, a seat to move, the drawn tile held, and a status the position can have."""
     players = len(hands)
     try:
         rules.check_players(players)
@@ -255,22 +256,6 @@ def check_round(
             raise InvalidRecordError(f"player {empty} holds no tiles, so the round is over (END-1): mark it out{empty}")
     elif went_out is None and not _blocked(rules, hands, yard, board, reserve):
         raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
-
-
-def checked_round(
-    rules: Rules,
-    hands: tuple[tuple[Tile, ...], ...],
-    yard: tuple[Tile, ...],
-    board: Board,
-    current: int,
-    drawn: Tile | None,
-    went_out: int | None,
-    is_over: bool,
-    reserve: int,
-    log: History = None,
-) -> RoundState:
-    """Builds a round read from text or JSON, after :func:`check_round` finds its parts fit together."""
-    check_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)
     return RoundState(
         rules=rules,
         hands=hands,

@@ -271,13 +271,19 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
         raise reader.fail(str(error)) from None
 
 
-def _read_game(fields: dict[str, _Reader]) -> GameState:
+def _read_table(fields: dict[str, _Reader]) -> tuple[Rules, int]:
+    """Reads the rules and the player count of a game or record, checking they can be dealt (DEAL-1)."""
     rules = _read_rules(fields["rules"])
     players = fields["players"].integer(2, 64)
     try:
         rules.check_players(players)
     except RulesError as error:
         raise fields["players"].fail(str(error)) from None
+    return rules, players
+
+
+def _read_game(fields: dict[str, _Reader]) -> GameState:
+    rules, players = _read_table(fields)
     round_index = fields["round_index"].integer(0, rules.rounds - 1)
     round_ = _read_round(fields["round"], rules)
     if round_.players != players:
@@ -335,12 +341,7 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
 
 
 def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
-    rules = _read_rules(fields["rules"])
-    players = fields["players"].integer(2, 64)
-    try:
-        rules.check_players(players)
-    except RulesError as error:
-        raise fields["players"].fail(str(error)) from None
+    rules, players = _read_table(fields)
     moves = tuple(move.move() for move in fields["moves"].items())
     return GameRecord(rules=rules, players=players, seed=fields["seed"].any_integer(), moves=moves, version=version)
 
