@@ -21,7 +21,7 @@ from .._errors import InvalidRecordError, RulesError
 from .._rules import Rules
 from .._svg import render_svg
 from .._tournament import TournamentResult, _derive, make_bot, run_tournament
-from ._options import PRESETS, build_rules, parse_bots, rules_options
+from ._options import PRESETS, bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
 from ._play import describe, play_session
 from ._records import load_record
 from ._show import ending, layout_panel, score_table
@@ -55,14 +55,11 @@ def app() -> None:
 
 @app.command(context_settings=CONTEXT)
 @rules_options
-@click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Number of players.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the deals and the bots.")
-@click.option(
-    "--bots",
-    default="greedy",
-    show_default=True,
-    metavar="LIST",
-    help="Bots by seat, comma-separated (one name fills every seat): random, greedy, search, search:N.",
+@players_option
+@seed_option
+@bots_option(
+    "greedy",
+    "Bots by seat, comma-separated (one name fills every seat): random, greedy, search, search:N.",
 )
 @click.option(
     "--svg",
@@ -106,15 +103,12 @@ def simulate(
 
 @app.command(context_settings=CONTEXT)
 @rules_options
-@click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Number of players.")
+@players_option
 @click.option("--seat", type=click.IntRange(0, 7), default=0, show_default=True, help="Your seat (P0 is the first).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed for the deals and the bots.")
-@click.option(
-    "--bots",
-    default="greedy",
-    show_default=True,
-    metavar="LIST",
-    help="Your opponents, comma-separated in seat order (one name fills every seat): random, greedy, search:N.",
+@seed_option
+@bots_option(
+    "greedy",
+    "Your opponents, comma-separated in seat order (one name fills every seat): random, greedy, search:N.",
 )
 @click.option(
     "--save",
@@ -210,12 +204,9 @@ def _write(target: str, text: str, console: Console) -> None:
 @app.command(context_settings=CONTEXT)
 @rules_options
 @click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Number of games.")
-@click.option(
-    "--bots",
-    default="search:50,greedy,greedy,greedy",
-    show_default=True,
-    metavar="LIST",
-    help="The lineup, one bot per player, comma-separated: random, greedy, search, search:N (N simulations a move).",
+@bots_option(
+    "search:50,greedy,greedy,greedy",
+    "The lineup, one bot per player, comma-separated: random, greedy, search, search:N (N simulations a move).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; game i's deal derives from it.")
 @click.option(

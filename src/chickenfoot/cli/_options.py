@@ -12,7 +12,7 @@ from .._errors import RulesError
 from .._rules import Rules
 from .._tournament import BotSpecError, _check_spec
 
-__all__ = ["PRESETS", "bots_option", "build_rules", "parse_bots", "rules_options"]
+__all__ = ["PRESETS", "bots_option", "build_rules", "parse_bots", "players_option", "rules_options", "seed_option"]
 
 PRESETS: dict[str, Callable[..., Rules]] = {"trains": Rules.trains, "cross": Rules.cross}
 
@@ -46,6 +46,14 @@ def build_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
         return PRESETS[preset](**options)
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint="'--rule'") from None
+
+
+players_option = click.option(
+    "--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Number of players."
+)
+"""Adds ``--players`` (2 to 8) to a game command."""
+seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Seed for the deals and the bots.")
+"""Adds ``--seed`` (the deals' and the bots' seed) to a game command."""
 
 
 def rules_options(function: F) -> F:
