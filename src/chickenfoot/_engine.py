@@ -158,9 +158,7 @@ def _pending_reason(state: RoundState) -> str:
 
 def _check_play(state: RoundState, move: Play) -> None:
     """Raises the reason a play that is not among the legal moves is illegal."""
-    tile, onto = move.tile, move.onto
-    if type(tile) is not Tile or type(onto) is not int:
-        raise IllegalMoveError(f"{move!r} is malformed: a Play needs a Tile and an int node index")
+    tile, onto = move.tile, move.onto  # Play's constructor checked their types
     player = state.current_player
     if state.drawn is not None and tile is not state.drawn:
         raise IllegalMoveError(
@@ -202,8 +200,9 @@ def _held(state: RoundState) -> int:
 
 
 def _foot_unfillable(state: RoundState, board: Board, held: int) -> bool:
-    """Variant of END-2: the new chicken foot needs more toes than there are tiles left to fill it."""
-    value = board.node(len(board) - 1).exposed
+    """Variant of END-2: the pending chicken foot needs more toes than there are tiles left to fill it."""
+    assert board.pending is not None
+    value = board.node(board.pending).exposed
     bit = 1 << value
     drawable = state.yard[: len(state.yard) - state.reserve]
     available = (held >> 5 * value & 31) + sum(1 for tile in drawable if tile.mask & bit)
@@ -254,8 +253,7 @@ def _blocked(yard: tuple[Tile, ...], reserve: int, board: Board, held: int) -> b
     """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
     if len(yard) > reserve:
         return False
-    pending = board.pending
-    playable = board.ends_mask if pending is None else 1 << board.node(pending).exposed
+    playable = board.playable_mask
     while playable:
         bit = playable & -playable
         if held >> 5 * (bit.bit_length() - 1) & 31:
@@ -264,14 +262,26 @@ def _blocked(yard: tuple[Tile, ...], reserve: int, board: Board, held: int) -> b
     return True
 
 
+def ends_blocked(state: RoundState) -> bool:
+    """Tells whether the round has nothing left to do but end, with nobody going out.
+
+    END-2 (nobody can play or draw), or, under the variant, a pending foot that can no longer be
+    filled. The engine applies this after every move; readers of saved positions check with it.
+    """
+    board, held = state.board, _held(state)
+    if _blocked(state.yard, state.reserve, board, held):
+        return True
+    foot_pending = board.pending is not None and board.pending != 0
+    return state.rules.unfillable_foot_ends_round and foot_pending and _foot_unfillable(state, board, held)
+
+
 def _refuse(state: RoundState, move: Draw | Pass, legal: tuple[Move, ...]) -> IllegalMoveError:
     player = state.current_player
+    plays = [str(m) for m in legal if type(m) is Play]
     if state.drawn is not None:
-        plays = [str(m) for m in legal if type(m) is Play]
         if plays and type(move) is Pass:
             return IllegalMoveError(f"player {player} drew {state.drawn}, which must be played (DRAW-2): {plays[0]}")
         return IllegalMoveError(f"player {player} already drew {state.drawn} this turn: play it or pass")
-    plays = [str(m) for m in legal if type(m) is Play]
     if plays:
         verb = "draw" if type(move) is Draw else "pass"
         return IllegalMoveError(

@@ -43,6 +43,7 @@ import re
 import attrs
 
 from ._board import Board
+from ._engine import ends_blocked
 from ._errors import InvalidRecordError, RulesError
 from ._rules import Rules
 from ._state import GameState, History, RoundState
@@ -254,9 +255,7 @@ def checked_round(
         empty = next((seat for seat, hand in enumerate(hands) if not hand), None)
         if empty is not None:
             raise InvalidRecordError(f"player {empty} holds no tiles, so the round is over (END-1): mark it out{empty}")
-    elif went_out is None and not _blocked(rules, hands, yard, board, reserve):
-        raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
-    return RoundState(
+    state = RoundState(
         rules=rules,
         hands=hands,
         yard=yard,
@@ -268,19 +267,9 @@ def checked_round(
         went_out=went_out,
         log=log,
     )
-
-
-def _blocked(
-    rules: Rules, hands: tuple[tuple[Tile, ...], ...], yard: tuple[Tile, ...], board: Board, reserve: int
-) -> bool:
-    """Tells whether a round could have ended without anyone going out (END-2 and its variant)."""
-    mask = board.playable_mask
-    if len(yard) <= reserve and not any(tile.mask & mask for hand in hands for tile in hand):
-        return True
-    if not (rules.unfillable_foot_ends_round and board.pending):  # a foot, not the center
-        return False
-    held = sum(1 for hand in hands for tile in hand if tile.mask & mask)
-    return held + sum(1 for tile in yard[: max(len(yard) - reserve, 0)] if tile.mask & mask) < board.missing
+    if is_over and went_out is None and not ends_blocked(state):
+        raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
+    return state
 
 
 def parse_position(text: str) -> RoundState:
