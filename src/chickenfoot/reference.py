@@ -47,7 +47,7 @@ from chickenfoot import (
     full_set,
 )
 
-__all__ = ["apply", "deal", "legal_moves", "new_game", "round_scores", "tile_value", "winners"]
+__all__ = ["apply", "deal", "legal_moves", "new_game", "perft", "round_scores", "tile_value", "winners"]
 
 TOES = 3  # FOOT-1: a chicken foot takes exactly three toes.
 
@@ -439,3 +439,20 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
         return GameState(game.rules, game.players, game.seed, after, game.round_index, totals, results, won)
     following = deal(game.rules, game.players, game.seed, game.round_index + 1)
     return GameState(game.rules, game.players, game.seed, following, game.round_index + 1, totals, results)
+
+
+def perft(state: GameState | RoundState, depth: int) -> int:
+    """Counts the move sequences of ``depth`` moves from ``state``'s round; a round's end counts once.
+
+    The golden counts in ``examples/perft/`` are made with this counter and checked with the
+    engine's :func:`chickenfoot.perft`.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> perft(game, 2) == cf.perft(game, 2)
+    True
+    """
+    state = state.round if isinstance(state, GameState) else state
+    if depth == 0 or state.is_over:
+        return 1
+    return sum(perft(apply(state, move), depth - 1) for move in legal_moves(state))
