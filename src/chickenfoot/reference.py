@@ -77,9 +77,9 @@ def tile_value(rules: Rules, tile: Tile) -> int:
 def deal(rules: Rules, players: int, seed: int, round_index: int) -> RoundState:
     """Deals round ``round_index`` (0-based) of a game: hands, yard, center and first player.
 
-    >>> state = deal(Rules.cross(), players=3, seed=1, round_index=0)
-    >>> [len(hand) for hand in state.hands], str(state.board.nodes[0].tile)
-    ([7, 7, 7], '9-9')
+    >>> state = deal(Rules.trains(), players=4, seed=1, round_index=2)
+    >>> [len(hand) for hand in state.hands], len(state.yard), str(state.board.nodes[0].tile)
+    ([11, 11, 11, 11], 10, '7-7')
     """
     # DEAL-1: a configuration that cannot be dealt is refused, saying what to change.
     rules.check_players(players)
