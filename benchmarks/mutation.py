@@ -28,7 +28,7 @@ TARGET = 0.90  # the share of mutants the tests must kill
 def mutmut(*args: str, quiet: bool = False) -> str:
     """Runs one mutmut command in the project root; returns what it printed."""
     command = [sys.executable, "-m", "mutmut", *args]
-    env = {**os.environ, "HYPOTHESIS_PROFILE": os.environ.get("HYPOTHESIS_PROFILE", "dev")}
+    env = {"HYPOTHESIS_PROFILE": "dev", "CHICKENFOOT_REFERENCE_STEPS": "200", **os.environ}
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=quiet, text=True, check=False)
     return done.stdout if quiet else ""
 

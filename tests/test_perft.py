@@ -12,7 +12,7 @@ from chickenfoot._perft import PerftCase, read_perft_file
 
 PERFT_DIR = Path(__file__).resolve().parent.parent / "examples" / "perft"
 CASES = [case for path in sorted(PERFT_DIR.glob("*.perft")) for case in read_perft_file(path.read_text("utf-8"))]
-BRUTE_DEPTH = 4
+BRUTE_DEPTH = 3
 
 
 def brute_force(state: cf.RoundState, depth: int) -> int:

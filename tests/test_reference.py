@@ -9,6 +9,7 @@ expectations worked out by hand too, not only against the engine.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 
@@ -22,6 +23,8 @@ from strategies import CROSS_ONLY, VARIANTS, configurations, playable
 PRESETS = {"trains": cf.Rules.trains, "cross": cf.Rules.cross}
 # Every variant under each preset; "highest double starts" is a cross deal option.
 CASES = [(preset, name) for preset in PRESETS for name in VARIANTS] + [("cross", name) for name in CROSS_ONLY]
+# Steps per seeded walk; the mutation run (benchmarks/mutation.py) asks for short walks.
+STEPS = int(os.environ.get("CHICKENFOOT_REFERENCE_STEPS", "3000"))
 ISSUE_12 = (
     "issue 12: the engine lets the highest double held start even above the round's double; "
     "SPEC now says the next-highest double held below it"
@@ -99,7 +102,7 @@ def test_seeded_games_agree(preset: str, name: str) -> None:
     players = _players(rules, seed)
     game = cf.new_game(rules, players, seed)
     # Larger sets take longer a step; the highest-double variant stays in its first round (issue 12).
-    steps = 3000 if rules.max_pip <= 9 and name != "highest double starts" else 150
+    steps = STEPS if rules.max_pip <= 9 and name != "highest double starts" else min(STEPS, 150)
     end = walk(game, random.Random(seed), steps)
     assert end.results or steps < 3000, "the walk should finish at least one round"
 
@@ -241,6 +244,12 @@ def test_reference_draws_only_when_stuck_and_a_draw_can_block() -> None:
     assert ended.is_over
     assert ended.went_out is None
     assert reference.legal_moves(ended) == ()
+    # The same position read with the status "blocked": the reader's END-2 check agrees.
+    text = cf.position(ended)
+    assert text.endswith(" blocked")
+    assert cf.parse_position(text) == ended
+    with pytest.raises(cf.InvalidRecordError):
+        cf.parse_position(cf.position(last).replace(" play", " blocked"))
 
 
 @pytest.mark.rule("END-1")

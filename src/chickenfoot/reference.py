@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from typing import overload
+from typing import TypeAlias, overload
 
 import attrs
 
@@ -50,6 +50,8 @@ from chickenfoot import (
 __all__ = ["apply", "deal", "legal_moves", "new_game", "perft", "round_scores", "tile_value", "winners"]
 
 TOES = 3  # FOOT-1: a chicken foot takes exactly three toes.
+
+Nodes: TypeAlias = "list[Node] | tuple[Node, ...]"
 
 
 # -- Sets and scoring values ----------------------------------------------------------------
@@ -174,7 +176,7 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
 # -- The board --------------------------------------------------------------------------------
 
 
-def _capacity(rules: Rules, nodes: list[Node] | tuple[Node, ...], players: int, index: int) -> int:
+def _capacity(rules: Rules, nodes: Nodes, players: int, index: int) -> int:
     # OPEN-1: the center takes a fixed number of arms: trains one per player, cross 4 (or the
     # option). FOOT-1: any other double takes exactly three toes. PLAY-2: a non-double takes one.
     if index == 0:
@@ -182,21 +184,22 @@ def _capacity(rules: Rules, nodes: list[Node] | tuple[Node, ...], players: int, 
     return TOES if nodes[index].tile.is_double else 1
 
 
-def _children(nodes: list[Node] | tuple[Node, ...], index: int) -> int:
-    return sum(1 for node in nodes if node.parent == index)
+def _rooms(rules: Rules, nodes: Nodes, players: int) -> list[int]:
+    """Counts, for every node, how many more tiles it takes: its capacity less its children."""
+    children = [0] * len(nodes)
+    for node in nodes:
+        if node.parent is not None:
+            children[node.parent] += 1
+    return [_capacity(rules, nodes, players, index) - children[index] for index in range(len(nodes))]
 
 
-def _room(rules: Rules, nodes: list[Node] | tuple[Node, ...], players: int, index: int) -> int:
-    """Counts how many more tiles node ``index`` takes: its capacity less its children."""
-    return _capacity(rules, nodes, players, index) - _children(nodes, index)
-
-
-def _pending(rules: Rules, nodes: list[Node] | tuple[Node, ...], players: int) -> int | None:
+def _pending(rules: Rules, nodes: Nodes, players: int) -> int | None:
     # OPEN-2: until the center has all its arms it is the pending node.
     # FOOT-2: while a foot has fewer than three toes it is the pending node.
     # At most one node is pending at a time, so the first found is the one.
+    rooms = _rooms(rules, nodes, players)
     for index, node in enumerate(nodes):
-        if (index == 0 or node.tile.is_double) and _room(rules, nodes, players, index) > 0:
+        if (index == 0 or node.tile.is_double) and rooms[index] > 0:
             return index
     return None
 
@@ -208,7 +211,8 @@ def _open_nodes(state: RoundState) -> list[int]:
     if pending is not None:  # OPEN-2, FOOT-2: every play goes onto the pending node.
         return [pending]
     # OPEN-3, FOOT-3: a full center or foot takes no more tiles; play is open on every open end.
-    return [index for index in range(len(nodes)) if _room(state.rules, nodes, players, index) > 0]
+    rooms = _rooms(state.rules, nodes, players)
+    return [index for index in range(len(nodes)) if rooms[index] > 0]
 
 
 def _board(rules: Rules, players: int, nodes: list[Node]) -> Board:
@@ -218,11 +222,8 @@ def _board(rules: Rules, players: int, nodes: list[Node]) -> Board:
     and the pending node's room; its constructor takes them, so they are worked out here plainly.
     """
     pending = _pending(rules, nodes, players)
-    ends = [
-        index
-        for index in range(1, len(nodes))
-        if index != pending and _room(rules, nodes, players, index) > 0 and not nodes[index].tile.is_double
-    ]
+    rooms = _rooms(rules, nodes, players)
+    ends = [index for index in range(1, len(nodes)) if rooms[index] > 0 and not nodes[index].tile.is_double]
     by_value = tuple(tuple(index for index in ends if nodes[index].exposed == value) for value in range(19))
     values = {nodes[index].exposed for index in ends}
     return Board(
@@ -230,7 +231,7 @@ def _board(rules: Rules, players: int, nodes: list[Node]) -> Board:
         ends_by_value=by_value,
         ends_mask=sum(2**value for value in values),
         pending=pending,
-        missing=0 if pending is None else _room(rules, nodes, players, pending),
+        missing=0 if pending is None else rooms[pending],
     )
 
 
@@ -354,7 +355,7 @@ def _foot_unfillable(state: RoundState) -> bool:
     drawable = state.yard[: len(state.yard) - state.reserve]
     left = [tile for hand in state.hands for tile in hand if tile.carries(value)]
     left += [tile for tile in drawable if tile.carries(value)]
-    return len(left) < _room(state.rules, nodes, players, foot)
+    return len(left) < _rooms(state.rules, nodes, players)[foot]
 
 
 def round_scores(state: RoundState) -> tuple[int, ...]:
