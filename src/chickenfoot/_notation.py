@@ -280,7 +280,7 @@ def parse_position(text: str) -> RoundState:
     >>> parse_position("trains 0 - 1 9-5")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidRecordError: a position has 8 fields (rules turn drawn ... status), got 5
+    chickenfoot.InvalidRecordError: a position has 8 fields (rules turn drawn ... status), got 5
     """
     if not isinstance(text, str):
         raise InvalidRecordError(f"a position is text, got {type(text).__name__}")

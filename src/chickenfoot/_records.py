@@ -428,7 +428,7 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     >>> cf.from_json('{"type": "move", "version": 7, "move": "draw"}')
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidRecordError: $.version: this library reads version 1 documents, got 7
+    chickenfoot.InvalidRecordError: $.version: this library reads version 1 documents, got 7
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
@@ -476,7 +476,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     >>> cf.replay(bad)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidRecordError: move 1 (pass) is illegal: player 0 can play (9-8@0, ...) ... (DRAW-4)
+    chickenfoot.InvalidRecordError: move 1 (pass) is illegal: player 0 can play (9-8@0, ...) ... (DRAW-4)
     """
     if type(record) is not GameRecord:
         raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")

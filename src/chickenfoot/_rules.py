@@ -59,7 +59,7 @@ class Rules:
     >>> Rules.trains(max_pip=10)
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.RulesError: max_pip must be one of 6, 9, 12, 15, 18 (a double-N set), got 10
+    chickenfoot.RulesError: max_pip must be one of 6, 9, 12, 15, 18 (a double-N set), got 10
 
     Every option, with the rule it changes:
     """

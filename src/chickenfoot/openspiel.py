@@ -45,10 +45,10 @@ from . import actions
 from ._chance import ChanceGame
 from ._errors import InvalidMoveError
 from ._moves import Draw, Pass, Play
-from ._render import render_text
 from ._rules import Rules
 from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_observation
+from .render import render_text
 
 __all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "rules_for"]
 

@@ -33,11 +33,11 @@ from pettingzoo import AECEnv
 
 from . import actions
 from ._engine import apply, legal_moves, new_game
-from ._render import render_text
 from ._rules import Rules
 from ._scoring import win_utilities, winners, worst_total
 from ._state import GameState
 from .observation import layout, observation, observation_size
+from .render import render_text
 
 __all__ = ["ChickenfootEnv", "env", "raw_env"]
 

@@ -15,12 +15,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .._bots import play_out
 from .._engine import new_game
 from .._errors import InvalidRecordError, RulesError
 from .._rules import Rules
-from .._svg import render_svg
-from .._tournament import TournamentResult, _derive, make_bot, run_tournament
+from ..bots import make_bot, play_out
+from ..svg import render_svg
+from ..tournament import TournamentResult, _derive, run_tournament
 from ._options import PRESETS, bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
 from ._play import describe, play_session
 from ._records import load_record

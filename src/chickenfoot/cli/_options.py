@@ -8,9 +8,9 @@ from typing import Any, TypeVar
 import attrs
 import click
 
-from .._errors import RulesError
+from .._errors import BotSpecError, RulesError
 from .._rules import Rules
-from .._tournament import BotSpecError, _check_spec
+from ..bots import check_spec
 
 __all__ = ["PRESETS", "bots_option", "build_rules", "parse_bots", "players_option", "rules_options", "seed_option"]
 
@@ -82,7 +82,7 @@ def parse_bots(text: str, count: int | None = None) -> tuple[str, ...]:
         raise click.BadParameter("name at least one bot: random, greedy, search or search:N", param_hint="'--bots'")
     for name in names:
         try:
-            _check_spec(name)
+            check_spec(name)
         except BotSpecError as error:
             raise click.BadParameter(str(error), param_hint="'--bots'") from None
     if count is not None and len(names) == 1:
