@@ -45,7 +45,7 @@ function render() {
   const mine = view.current_player === view.player;
   const plays = view.legal_moves.filter((move) => move.includes("@"));
 
-  $("board").innerHTML = state.svg; // drawn by chickenfoot.render_svg from the view's board
+  $("board").innerHTML = state.svg; // drawn by chickenfoot.svg.render_svg from the view's board
   const ends = new Map(view.ends.map(([node, value]) => [node, value]));
   for (const group of $("board").querySelectorAll("g")) {
     const title = group.querySelector("title");
@@ -131,8 +131,7 @@ function renderHistory(log) {
       return block;
     }),
   );
-  const last = $("history").querySelector("details[open] li:last-child");
-  if (last) last.scrollIntoView({ block: "nearest" });
+  $("history").scrollTop = $("history").scrollHeight; // the latest move in view, the page unmoved
 }
 
 function showRefusal(reason, rule) {

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 
 import chickenfoot as cf
+from chickenfoot.bots import make_bot
+from chickenfoot.svg import render_svg
 
 PRESETS = {"trains": cf.Rules.trains, "cross": cf.Rules.cross}
 
@@ -22,7 +24,7 @@ class Table:
         self.game = game
         self.seat = seat
         self.bot = bot
-        self.bots = {p: cf.make_bot(bot, seed=game.seed + p) for p in range(game.players) if p != seat}
+        self.bots = {p: make_bot(bot, seed=game.seed + p) for p in range(game.players) if p != seat}
         self.log: list[list[object]] = []  # [round, player, move] for every move of the game
 
     def state(self) -> str:
@@ -31,7 +33,7 @@ class Table:
         return json.dumps(
             {
                 "view": json.loads(cf.to_json(view)),
-                "svg": cf.render_svg(view.board),
+                "svg": render_svg(view.board),
                 "log": self.log,
                 "bot": self.bot,
             }
