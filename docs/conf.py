@@ -80,6 +80,7 @@ intersphinx_mapping = {
 chickenfoot_placed_pages = [
     "quickstart",
     "rules",
+    "architecture",
     "variants",
     "writing-a-bot",
     "bots",

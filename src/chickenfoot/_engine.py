@@ -13,8 +13,8 @@ from ._deal import deal_round
 from ._errors import IllegalMoveError
 from ._moves import DRAW, PASS, Draw, Move, Pass, Play
 from ._rules import Rules
-from ._scoring import round_scores, winners
-from ._state import GameState, RoundResult, RoundState, make_game, make_round, set_held, set_legal
+from ._scoring import close_round, winners
+from ._state import GameState, RoundState, make_game, make_round, set_held, set_legal
 from ._tiles import MAX_SUPPORTED_PIP, Tile, full_set
 
 __all__ = ["apply", "legal_moves", "new_game"]
@@ -376,9 +376,8 @@ def _apply_game(game: GameState, move: Move) -> GameState:
     if not state.is_over:
         return make_game(game.rules, game.players, game.seed, state, game.round_index, game.totals, game.results)
     # The round ended: score it (SCORE-1), add up (GAME-1), then deal the next round (ROUND-1).
-    scores = round_scores(state)
-    results = (*game.results, RoundResult(double=state.double, scores=scores, went_out=state.went_out, final=state))
-    totals = tuple(total + score for total, score in zip(game.totals, scores, strict=True))
+    result, totals = close_round(game.totals, state)
+    results = (*game.results, result)
     rules = game.rules
     if len(results) == rules.rounds:
         return GameState(
