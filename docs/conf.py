@@ -81,6 +81,7 @@ chickenfoot_placed_pages = [
     "quickstart",
     "rules",
     "architecture",
+    "decisions",
     "variants",
     "writing-a-bot",
     "bots",
