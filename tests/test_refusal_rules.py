@@ -157,6 +157,11 @@ def test_refusal_reasons_read_in_full() -> None:
                         what = f"a chicken foot on {node.tile} is pending ({missing} toe{'s' * (missing > 1)} to go)"
                     assert str(error) == f"{what}: play a tile carrying {node.exposed} onto node {board.pending}"
                     seen.add(("center" if board.pending == 0 else "foot", missing > 1))
+            if board.pending is None and state.drawn is None:
+                size = len(board.nodes)
+                beyond = _refusal(state, cf.Play(state.hands[player][0], size))  # one past the last node
+                assert str(beyond) == f"there is no node {size}: the board has nodes 0 to {size - 1}"
+                seen.add("no node")
             state = cf.apply(state, rng.choice(cf.legal_moves(state)))
-    assert {1, 3, 4, 5, "draw first", "tile", "tiles", ("center", True), ("center", False)} <= seen
+    assert {1, 3, 4, 5, "no node", "draw first", "tile", "tiles", ("center", True), ("center", False)} <= seen
     assert {("foot", True), ("foot", False)} <= seen
