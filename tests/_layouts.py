@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections.abc import Iterator
@@ -30,29 +31,30 @@ def _dealable(rules: cf.Rules, players: int) -> bool:
     return True
 
 
-def finished_rounds(seed: int, rounds_wanted: int) -> Iterator[tuple[str, cf.RoundState]]:
-    """Yields finished rounds of random games, cycling through the configurations.
+def finished_rounds(seed: int, count: int, per_game: int = 3) -> Iterator[tuple[cf.Rules, int, cf.RoundState]]:
+    """Yields ``count`` finished rounds of random games, ``per_game`` from each, cycling through the
+    configurations and, for each, through the player counts it can deal.
 
-    Moves are random, but doubles are played whenever one fits half the time, so feet (and feet
-    on toes of feet) are common: the crowded boards are the ones that test a layout.
+    Moves are random, but half the time a double is played whenever one fits, so feet (and feet
+    on toes of feet) are common: crowded boards are the ones that test a layout.
     """
     rng = random.Random(seed)
-    count = 0
-    while True:
-        for rules in CONFIGURATIONS:
-            players = rng.choice([n for n in range(2, 9) if _dealable(rules, n)])
-            game = cf.new_game(rules, players, rng.randrange(2**32))
-            seen = 0
-            while not game.is_over and count < rounds_wanted:
-                moves = cf.legal_moves(game)
-                doubles = [m for m in moves if isinstance(m, cf.Play) and m.tile.is_double]
-                game = cf.apply(game, rng.choice(doubles if doubles and rng.random() < 0.5 else moves))
-                if len(game.results) > seen:
-                    seen = len(game.results)
-                    count += 1
-                    yield f"{rules!r} players={players}", game.results[-1].final
-            if count >= rounds_wanted:
-                return
+    made = 0
+    for game_number in itertools.count():
+        rules = CONFIGURATIONS[game_number % len(CONFIGURATIONS)]
+        counts = [n for n in range(2, 9) if _dealable(rules, n)]
+        players = counts[(game_number // len(CONFIGURATIONS)) % len(counts)]
+        game = cf.new_game(rules, players, rng.randrange(2**32))
+        while not game.is_over and len(game.results) < per_game:
+            moves = cf.legal_moves(game)
+            doubles = [m for m in moves if isinstance(m, cf.Play) and m.tile.is_double]
+            before = len(game.results)
+            game = cf.apply(game, rng.choice(doubles if doubles and rng.random() < 0.5 else moves))
+            if len(game.results) > before:
+                yield rules, players, game.results[-1].final
+                made += 1
+                if made == count:
+                    return
 
 
 def overlapping(placements: tuple[chickenfoot.svg.Placement, ...]) -> list[tuple[int, int]]:
@@ -69,7 +71,11 @@ def overlapping(placements: tuple[chickenfoot.svg.Placement, ...]) -> list[tuple
 def _corners(p: chickenfoot.svg.Placement) -> list[tuple[float, float]]:
     ux, uy = math.cos(math.radians(p.angle)), math.sin(math.radians(p.angle))
     half_l, half_w = p.length / 2, p.width / 2
-    return [(p.x + sx * half_l * ux - sy * half_w * uy, p.y + sx * half_l * uy + sy * half_w * ux) for sx in (-1, 1) for sy in (-1, 1)]
+    return [
+        (p.x + sx * half_l * ux - sy * half_w * uy, p.y + sx * half_l * uy + sy * half_w * ux)
+        for sx in (-1, 1)
+        for sy in (-1, 1)
+    ]
 
 
 def _overlap(a: chickenfoot.svg.Placement, b: chickenfoot.svg.Placement, tolerance: float = 1e-6) -> bool:

@@ -83,25 +83,21 @@ def layout(board: Board | GameState | RoundState) -> tuple[Placement, ...]:
     straight on; a double is laid across its line and its three toes fan out from its far side
     (FOOT-1), clear of the double.
 
-    **Why nothing can overlap.** Every line of play (an arm or a toe, with all that hangs from
-    it) owns a *region*: the segment one tile wide where the line starts, swept over a fan of
-    directions around the line's heading (a cone cut off square at its start). The line's own
-    tiles run straight along its heading, inside the region. Then:
+    **How, and why nothing can overlap.** The layout is built from the leaves up, like a tidy
+    tree drawing: each line of play (an arm or a toe, with all that hangs from it) is laid out
+    on its own first, as a rigid group of tiles. A chicken foot then attaches its toes one at a
+    time: the middle toe straight on, the side toes fanned 30 degrees out, turning further out
+    (up to 90 degrees) if that fan would touch a tile already attached, and if even that touches,
+    moved out along its heading, leaving a gap, until it is clear. The center attaches its arms
+    the same way, each in its own direction, moved out until clear of the center and the arms
+    before it.
 
-    * the arms' regions are wedges of the full circle, split by rays from the center, and start
-      beyond the center tile;
-    * at a chicken foot, the toes' regions split the line's fan (at most 60 degrees to each side)
-      into three, start beyond the double's far edge, and are kept apart by a line along each
-      split (the side toes start far enough out to the side for that); each lies inside the
-      region of the line the foot ends, which holds the double too;
-    * a foot whose double or toes do not fit inside its line's region yet is moved further out
-      along the line, leaving a gap (a region only widens with distance).
-
-    So two lines' regions are either disjoint or nested, a line's own tiles lie outside the
-    regions of the toes below it, and two tiles can only meet as neighbours on one line, which
-    are laid a gap apart. Wedges and fans are shared out by how many chicken feet lie beyond
-    (an arm keeps at least a third of its even share), so crowded lines get room and gaps stay
-    rare.
+    "Clear" is tested exactly: every tile of the group being attached against every tile already
+    attached (a separating-axis test on the rectangles, with a margin). So every two tiles are
+    tested once, at the foot or center where their lines meet, except neighbours on one line,
+    which are laid a gap apart. And the search always ends: the groups are finite, so moving one
+    far enough in any direction clears the other. Gaps are rare (a crowded foot); the SVG draws
+    a dashed line across each.
 
     >>> import chickenfoot as cf
     >>> board = cf.Board.start(cf.Tile(9, 9), arms=4).place(cf.Tile(9, 4), onto=0)
@@ -114,116 +110,139 @@ def layout(board: Board | GameState | RoundState) -> tuple[Placement, ...]:
     for index, node in enumerate(nodes[1:], start=1):
         assert node.parent is not None
         children.setdefault(node.parent, []).append(index)
-    # Chicken feet at or beyond each node, counted leaves first (a child's index exceeds its parent's).
-    feet = [int(node.tile.is_double) for node in nodes]
-    feet[0] = 0
-    for index in range(len(nodes) - 1, 0, -1):
-        parent = nodes[index].parent
-        assert parent is not None
-        if parent:
-            feet[parent] += feet[index]
-    placed: list[Placement | None] = [None] * len(nodes)
-    placed[0] = Placement(0, 0.0, 0.0, 90.0)  # the center stands crosswise too
 
-    def lay_line(index: int, sx: float, sy: float, heading: float, right: float, left: float) -> None:
-        """Lays the line starting with node ``index`` from the segment centred at ``(sx, sy)``.
-
-        Its region fans out ``right`` degrees to one side of ``heading`` and ``left`` to the
-        other (each from 0 to 90).
-        """
-        ux, uy = _cos(heading), _sin(heading)
+    def line(index: int) -> list[_Tile]:
+        """Lays the line starting with node ``index``, and all beyond it, from (0, 0) heading along +x."""
+        tiles: list[_Tile] = []
         t = 0.0  # distance from the start to the next tile's near edge
         while not nodes[index].tile.is_double:
-            placed[index] = Placement(index, sx + ux * (t + _WIDTH), sy + uy * (t + _WIDTH), heading)
+            tiles.append((index, t + _WIDTH, 0.0, 0.0))
             t += _LENGTH + _GAP
             following = children.get(index)
             if not following:
-                return
+                return tiles
             index = following[0]  # PLAY-2: a non-double takes one tile
-        toes = _toes(right, left, [feet[child] for child in children.get(index, [])])
-        # The double's near corners and the side toes' outer corners must lie inside the region:
-        # (along the line from the double's centre, across it, the side's half-angle).
-        corners = [(-_WIDTH / 2, _WIDTH, right), (-_WIDTH / 2, _WIDTH, left)]
-        for (along, across, turn, _, _), fan in zip(toes[1:], (right, left)):
-            corners.append((along - _WIDTH / 2 * _sin(abs(turn)), abs(across) + _WIDTH / 2 * _cos(turn), fan))
         centre = t + _WIDTH / 2
-        for along, across, fan in corners:
-            if fan < 89.0:
-                centre = max(centre, (across - _WIDTH / 2) / math.tan(math.radians(fan)) - along)
-        cx, cy = sx + ux * centre, sy + uy * centre
-        placed[index] = Placement(index, cx, cy, heading + 90.0)  # FOOT-1: across the line
-        for (along, across, turn, toe_right, toe_left), child in zip(toes, children.get(index, [])):
-            x, y = cx + ux * along - uy * across, cy + uy * along + ux * across
-            lay_line(child, x, y, heading + turn, toe_right, toe_left)
+        tiles.append((index, centre, 0.0, 90.0))  # FOOT-1: the double lies across its line
+        group = _Group(tiles)
+        for toe, child in enumerate(children.get(index, [])):
+            side = (0, -1, 1)[toe % 3]  # straight on, then one to each side
+            turns = (0.0,) if side == 0 else tuple(side * turn for turn in (30.0, 45.0, 60.0, 75.0, 90.0))
+            group.attach(line(child), [_toe_start(centre, turn) for turn in turns])
+        return group.tiles
 
+    center = _Group([(0, 0.0, 0.0, 90.0)])  # the center stands crosswise too
     arms = children.get(0, [])
     slots = max(len(arms) + (board.missing if board.pending == 0 else 0), 1)
-    share = 360.0 / slots
-    # The split between neighbouring arms, degrees past the first: by their feet, within the middle third.
-    splits = []
     for arm, child in enumerate(arms):
-        after = arms[arm + 1] if arm + 1 < len(arms) and slots > 1 else None
-        if after is None:
-            splits.append(share / 2)
-        else:
-            weight = (feet[child] + 0.5) / (feet[child] + feet[after] + 1.0)
-            splits.append(share * min(max(weight, 1 / 3), 2 / 3))
-    for arm, child in enumerate(arms):
-        heading = -90.0 + share * arm
-        left = min(splits[arm], 90.0)
-        right = min(share - splits[arm - 1] if arm else share / 2, 90.0)
-        if slots == 1:
-            right = left = 90.0
-        # Start beyond the center tile (long axis vertical) and clear of the rays splitting the wedges.
+        heading = -90.0 + 360.0 * arm / slots
+        # Start just beyond the center tile (its long axis vertical), and clear of the neighbouring arms.
         radius = _WIDTH / 2 * abs(_cos(heading)) + _WIDTH * abs(_sin(heading)) + _GAP
-        for fan in (right, left):
-            radius = max(radius, (_GAP / 2 + _WIDTH / 2 * _cos(fan)) / _sin(fan))
-        lay_line(child, _cos(heading) * radius, _sin(heading) * radius, heading, right, left)
-    return tuple(p for p in placed if p is not None)
+        if slots > 2:
+            radius = max(radius, (_WIDTH / 2 + _GAP) / math.tan(math.pi / slots))
+        center.attach(line(child), [(radius * _cos(heading), radius * _sin(heading), heading)])
+    placed = sorted(center.tiles)
+    return tuple(Placement(index, x, y, angle) for index, x, y, angle in placed)
 
 
-def _toes(right: float, left: float, feet: list[int]) -> list[tuple[float, float, float, float, float]]:
-    """Plans a foot's toes: middle, right, left, each ``(along, across, turn, fan right, fan left)``.
+_Tile = tuple[int, float, float, float]  # node, centre x, centre y, angle
+_MARGIN = 1.0  # tiles of different lines keep twice this apart (less than _GAP: neighbours may be _GAP apart)
+_CELL = 2.5 * _UNIT  # grid cell for finding nearby tiles: more than two tiles' reach with margins
 
-    ``along`` and ``across`` place the toe's start from the double's centre (across positive to
-    the left); the toe heads ``turn`` degrees off the line and its region fans out as given. The
-    line's fan (up to 60 degrees a side) is shared by the chicken feet beyond each toe; the side
-    toes head down the middle of theirs, and start beyond the double's far edge and a gap off
-    the line splitting the middle toe's fan from theirs.
-    """
-    right, left = min(right, 60.0), min(left, 60.0)
-    weights = [0.25 + (feet[i] if i < len(feet) else 0) for i in range(3)]  # middle, right, left
-    # Each side of the line is shared by half the middle toe and that side's toe, so every fan is open.
-    inner_right = right * weights[0] / (weights[0] + 2 * weights[1])
-    inner_left = left * weights[0] / (weights[0] + 2 * weights[2])
-    near = _WIDTH / 2 + _GAP
-    plans = [(near, 0.0, 0.0, inner_right, inner_left)]
-    for split, outer, sign in ((inner_right, right, -1.0), (inner_left, left, 1.0)):
-        turn = (split + outer) / 2
-        along = near + _WIDTH / 2 * _sin(turn)
-        across = (
-            _WIDTH / 2 * (_cos(split) + _cos(turn - split) + _sin(turn) * _sin(split)) + _GAP
-        ) / _cos(split)
-        fan_out, fan_in = outer - turn, turn - split
-        plans.append((along, sign * across, sign * turn, fan_out if sign < 0 else fan_in, fan_in if sign < 0 else fan_out))
-    return plans
+
+def _toe_start(centre: float, turn: float) -> tuple[float, float, float]:
+    """Gets where a toe turning ``turn`` degrees starts, beyond the far edge of a double centred ``centre`` along +x."""
+    along = centre + _WIDTH / 2 + _GAP + _WIDTH / 2 * abs(_sin(turn))
+    across = 0.0 if turn == 0 else math.copysign(_WIDTH / 2 + _GAP + _WIDTH / 2 * _cos(turn), turn)
+    return along, across, turn
+
+
+class _Group:
+    """A rigid group of tiles being built up, with a grid to find the tiles near a point."""
+
+    def __init__(self, tiles: list[_Tile]) -> None:
+        self.tiles: list[_Tile] = []
+        self.grid: dict[tuple[int, int], list[_Tile]] = {}
+        self._add(tiles)
+
+    def _add(self, tiles: list[_Tile]) -> None:
+        self.tiles += tiles
+        for tile in tiles:
+            self.grid.setdefault((math.floor(tile[1] / _CELL), math.floor(tile[2] / _CELL)), []).append(tile)
+
+    def touches(self, tiles: list[_Tile]) -> bool:
+        """Tells whether any of ``tiles`` comes within the margin of a tile of the group."""
+        grid = self.grid
+        for tile in tiles:
+            column, row = math.floor(tile[1] / _CELL), math.floor(tile[2] / _CELL)
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    for other in grid.get((column + dx, row + dy), ()):
+                        if _overlap(tile, other, _MARGIN):
+                            return True
+        return False
+
+    def attach(self, tiles: list[_Tile], starts: list[tuple[float, float, float]]) -> None:
+        """Adds a line laid out from (0, 0) along +x at the first start ``(x, y, heading)`` where it touches
+        nothing; failing that, at the first start moved out along its heading until it touches nothing."""
+        for x, y, heading in starts:
+            moved = _moved(tiles, x, y, heading)
+            if not self.touches(moved):
+                self._add(moved)
+                return
+        x, y, heading = starts[0]
+        step = 0.0
+        while True:  # ends: both groups are finite, so far enough out nothing touches
+            step += _WIDTH / 4
+            moved = _moved(tiles, x + step * _cos(heading), y + step * _sin(heading), heading)
+            if not self.touches(moved):
+                self._add(moved)
+                return
+
+
+def _moved(tiles: list[_Tile], x: float, y: float, heading: float) -> list[_Tile]:
+    """Turns ``tiles`` by ``heading`` degrees about (0, 0), then moves (0, 0) to ``(x, y)``."""
+    c, s = _cos(heading), _sin(heading)
+    return [(index, x + tx * c - ty * s, y + tx * s + ty * c, angle + heading) for index, tx, ty, angle in tiles]
+
+
+def _overlap(a: _Tile, b: _Tile, margin: float) -> bool:
+    """Tells whether two tiles, each grown by ``margin`` on every side, overlap (separating axes)."""
+    half_length, half_width = _LENGTH / 2 + margin, _WIDTH / 2 + margin
+    dx, dy = b[1] - a[1], b[2] - a[2]
+    if dx * dx + dy * dy >= 4 * (half_length * half_length + half_width * half_width):
+        return False  # farther apart than their circumscribed circles reach
+    axes_a = (_cos(a[3]), _sin(a[3]))
+    axes_b = (_cos(b[3]), _sin(b[3]))
+    for ux, uy in (axes_a, (-axes_a[1], axes_a[0]), axes_b, (-axes_b[1], axes_b[0])):
+        # Each rectangle's half-extent along (ux, uy), from its long and short axes.
+        reach = 0.0
+        for cx, cy in (axes_a, axes_b):
+            reach += half_length * abs(cx * ux + cy * uy) + half_width * abs(-cy * ux + cx * uy)
+        if abs(dx * ux + dy * uy) >= reach - 1e-9:
+            return False
+    return True
 
 
 def _connectors(board: Board, placed: tuple[Placement, ...]) -> list[str]:
-    """Draws a dashed line across each gap :func:`layout` left before a chicken foot it moved out."""
+    """Draws a dashed line across each gap :func:`layout` left where it moved a line out to keep it clear."""
     lines = []
-    for p in placed:
+    for p in placed[1:]:
         node = board.nodes[p.node]
-        if p.node == 0 or not node.tile.is_double:
-            continue
+        heading = p.angle - 90 if node.tile.is_double else p.angle
+        depth = p.width / 2 if node.tile.is_double else p.length / 2
+        x, y = p.x - _cos(heading) * depth, p.y - _sin(heading) * depth  # the middle of its near edge
         parent = placed[node.parent or 0]
-        x1 = parent.x + _cos(parent.angle) * parent.length / 2
-        y1 = parent.y + _sin(parent.angle) * parent.length / 2
-        x2 = p.x - _cos(p.angle - 90) * p.width / 2
-        y2 = p.y - _sin(p.angle - 90) * p.width / 2
-        if math.hypot(x2 - x1, y2 - y1) > 2 * _GAP:
+        # The nearest point of the parent tile, in the parent's frame.
+        along = (x - parent.x) * _cos(parent.angle) + (y - parent.y) * _sin(parent.angle)
+        across = -(x - parent.x) * _sin(parent.angle) + (y - parent.y) * _cos(parent.angle)
+        along = min(max(along, -parent.length / 2), parent.length / 2)
+        across = min(max(across, -parent.width / 2), parent.width / 2)
+        px = parent.x + along * _cos(parent.angle) - across * _sin(parent.angle)
+        py = parent.y + along * _sin(parent.angle) + across * _cos(parent.angle)
+        if math.hypot(x - px, y - py) > 0.75 * _UNIT:
             lines.append(
-                f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="#fbf7ea" '
+                f'<line x1="{px:.1f}" y1="{py:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="#fbf7ea" '
                 'stroke-width="2" stroke-dasharray="4 4" opacity="0.6"/>'
             )
     return lines
