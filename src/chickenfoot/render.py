@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ._board import Board
 from ._state import GameState, RoundState
+from ._views import PlayerView
 
 __all__ = ["render_text"]
 
@@ -71,3 +72,41 @@ def render_text(state: GameState | RoundState | Board) -> str:
     lines.append(f"#0 {nodes[0].tile} center, {arms}/{total} arms{mark(0)}")
     branches(0, "arm", "")
     return "\n".join(lines)
+
+
+def _describe(state: GameState | RoundState | PlayerView) -> str:
+    """Writes a state as text: whose turn, the layout's tree, then the hands (a view: its own) and the yard.
+
+    This is ``str()`` of a :class:`~chickenfoot.GameState`, :class:`~chickenfoot.RoundState` or
+    :class:`~chickenfoot.PlayerView`.
+    """
+    if isinstance(state, PlayerView):
+        rounds = state.rules.rounds
+        head = f"P{state.player}'s view, round {state.round_index + 1} of {rounds}"
+        mover = state.current_player
+        lines = [f"{head}, center {state.board.center}; {_mover(mover, state.is_over)}"]
+        lines.append(render_text(state.board))
+        lines.append(f"hand: {' '.join(map(str, state.hand)) or '(empty)'}")
+        held = " ".join(f"P{seat}={size}" for seat, size in enumerate(state.hand_sizes))
+        lines.append(f"tiles held: {held}; yard {state.yard_size}")
+        return "\n".join(lines)
+    if isinstance(state, GameState):
+        game, round_ = state, state.round
+        totals = " ".join(f"P{seat}={total}" for seat, total in enumerate(game.totals))
+        if game.is_over:
+            winners = " and ".join(f"P{seat}" for seat in game.winners)
+            head = f"Game over after {len(game.results)} rounds; totals {totals}; won by {winners}"
+        else:
+            head = f"Round {game.round_index + 1} of {game.rules.rounds}, center {round_.board.center}; "
+            head += f"{_mover(round_.current_player, False)}; totals {totals}"
+    else:
+        round_ = state
+        head = f"Round with center {round_.board.center}; {_mover(round_.current_player, round_.is_over)}"
+    lines = [head, render_text(round_.board)]
+    lines += [f"P{seat}: {' '.join(map(str, hand)) or '(empty)'}" for seat, hand in enumerate(round_.hands)]
+    lines.append(f"yard: {len(round_.yard)} tiles, {round_.reserve} kept back")
+    return "\n".join(lines)
+
+
+def _mover(player: int | None, over: bool) -> str:
+    return "over" if over or player is None else f"P{player} to move"

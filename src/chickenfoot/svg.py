@@ -17,6 +17,7 @@ import attrs
 from ._board import Board
 from ._moves import NodeIndex
 from ._state import GameState, RoundState
+from ._views import PlayerView
 
 __all__ = ["Placement", "layout", "render_svg"]
 
@@ -76,7 +77,7 @@ class Placement:
     """The short side."""
 
 
-def layout(board: Board | GameState | RoundState) -> tuple[Placement, ...]:
+def layout(board: Board | GameState | RoundState | PlayerView) -> tuple[Placement, ...]:
     """Places every tile of a layout so that no two overlap; returns one placement per node, in node order.
 
     The center double stands in the middle and its arms radiate evenly; a line of play runs
@@ -261,9 +262,9 @@ def _board_of(state: object, caller: str) -> Board:
         return state
     if isinstance(state, GameState):
         return state.round.board
-    if isinstance(state, RoundState):
+    if isinstance(state, (RoundState, PlayerView)):
         return state.board
-    raise TypeError(f"{caller}() draws a Board, RoundState or GameState, got {type(state).__name__}")
+    raise TypeError(f"{caller}() draws a Board, RoundState, GameState or PlayerView, got {type(state).__name__}")
 
 
 def _corners(p: Placement) -> list[tuple[float, float]]:
@@ -276,12 +277,14 @@ def _corners(p: Placement) -> list[tuple[float, float]]:
     ]
 
 
-def render_svg(state: GameState | RoundState | Board, *, title: str | None = None) -> str:
+def render_svg(state: GameState | RoundState | Board | PlayerView, *, title: str | None = None) -> str:
     """Draws the layout as an SVG document: tiles with pips, doubles crosswise, toes angled like a foot.
 
-    The pending node (the center still taking arms, or a chicken foot still taking toes) is
-    outlined in orange; every tile carries a tooltip with its node index, as used in moves
-    like ``9-5@3``.
+    The tiles lie where :func:`layout` places them. The pending node (the center still taking
+    arms, or a chicken foot still taking toes) is outlined in orange; every tile carries a
+    tooltip with its node index, as used in moves like ``9-5@3``. A :class:`~chickenfoot.PlayerView`
+    draws only what its player may see: the layout, then its own hand and how many tiles each
+    player holds and the yard.
 
     >>> import chickenfoot as cf
     >>> board = cf.Board.start(cf.Tile(9, 9), arms=4).place(cf.Tile(9, 4), onto=0)
@@ -289,7 +292,8 @@ def render_svg(state: GameState | RoundState | Board, *, title: str | None = Non
     >>> svg.startswith("<svg"), svg.count("<rect"), "#1 9-4" in svg
     (True, 3, True)
     """
-    board = _board_of(state, "render_svg")
+    view = state if isinstance(state, PlayerView) else None
+    board = view.board if view is not None else _board_of(state, "render_svg")
     if title is not None and not isinstance(title, str):
         raise TypeError(f"render_svg() takes a str title or None, got {type(title).__name__}")
     placed = layout(board)
@@ -297,36 +301,58 @@ def render_svg(state: GameState | RoundState | Board, *, title: str | None = Non
     margin = _UNIT
     left = min(x for x, _ in points) - margin
     top = min(y for _, y in points) - margin - (_UNIT if title else 0)
-    width = max(x for x, _ in points) + margin - left
-    height = max(y for _, y in points) + margin - top
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" '
-        f'width="{width:.0f}" height="{height:.0f}">',
-        f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" fill="#2f6b3a"/>',
-    ]
-    if title:
-        parts.append(
-            f'<text x="{left + _UNIT / 2:.1f}" y="{top + _UNIT:.1f}" font-size="{_UNIT * 0.7:.1f}" '
-            f'font-family="sans-serif" fill="#ffffff">{escape(title)}</text>'
-        )
-    parts += _connectors(board, placed)
+    right = max(x for x, _ in points) + margin
+    bottom = max(y for _, y in points) + margin
+    tiles: list[str] = []
     for p in placed:
         node = board.nodes[p.node]
         pending = board.pending == p.node
         # The half matched against the parent is drawn nearer it; a double shows its value twice.
         far = node.exposed
         near = far if node.tile.is_double else node.tile.other(far)
-        stroke = f'stroke="{_PENDING_COLOR}" stroke-width="4"' if pending else 'stroke="#222222" stroke-width="1.2"'
-        parts.append(f'<g transform="translate({p.x:.1f} {p.y:.1f}) rotate({p.angle:.1f})">')
-        parts.append(f"<title>#{p.node} {node.tile}{' (pending)' if pending else ''}</title>")
+        tiles += _tile(p, near, far, f"#{p.node} {node.tile}{' (pending)' if pending else ''}", pending)
+    texts: list[tuple[float, str]] = []
+    if view is not None:
+        # The viewer's hand, standing in a row under the layout, then the counts anyone may know.
+        texts.append((bottom + _UNIT * 0.7, f"P{view.player}'s hand"))
+        row = bottom + _UNIT * 2.2
+        for number, tile in enumerate(view.hand):
+            stand = Placement(-1, left + margin + _UNIT / 2 + number * (_UNIT + _GAP * 2), row, 90.0)
+            tiles += _tile(stand, tile.low, tile.high, f"hand: {tile}", False)
+        right = max(right, left + margin + len(view.hand) * (_UNIT + _GAP * 2) + margin)
+        counts = " ".join(f"P{seat}={size}" for seat, size in enumerate(view.hand_sizes))
+        texts.append((row + _UNIT * 2, f"tiles held: {counts}; yard {view.yard_size}"))
+        bottom = row + _UNIT * 2.6
+    width, height = right - left, bottom - top
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" '
+        f'width="{width:.0f}" height="{height:.0f}">',
+        f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" fill="#2f6b3a"/>',
+    ]
+    if title:
+        texts.insert(0, (top + _UNIT, title))
+    for y, text in texts:
         parts.append(
-            f'<rect x="{-p.length / 2:.1f}" y="{-p.width / 2:.1f}" width="{p.length:.1f}" height="{p.width:.1f}" '
-            f'rx="{p.width * 0.15:.1f}" fill="#fbf7ea" {stroke}/>'
+            f'<text x="{left + _UNIT / 2:.1f}" y="{y:.1f}" font-size="{_UNIT * 0.7:.1f}" '
+            f'font-family="sans-serif" fill="#ffffff">{escape(text)}</text>'
         )
-        parts.append(f'<line x1="0" y1="{-p.width * 0.4:.1f}" x2="0" y2="{p.width * 0.4:.1f}" stroke="#555555"/>')
-        parts.append('<g fill="#111111">')
-        parts += _half(near, -p.length / 4)
-        parts += _half(far, p.length / 4)
-        parts.append("</g></g>")
+    parts += _connectors(board, placed)
+    parts += tiles
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _tile(p: Placement, near: int, far: int, tooltip: str, pending: bool) -> list[str]:
+    """Draws one tile where ``p`` puts it, ``near`` on the half toward ``p.angle + 180``."""
+    stroke = f'stroke="{_PENDING_COLOR}" stroke-width="4"' if pending else 'stroke="#222222" stroke-width="1.2"'
+    return [
+        f'<g transform="translate({p.x:.1f} {p.y:.1f}) rotate({p.angle:.1f})">',
+        f"<title>{escape(tooltip)}</title>",
+        f'<rect x="{-p.length / 2:.1f}" y="{-p.width / 2:.1f}" width="{p.length:.1f}" height="{p.width:.1f}" '
+        f'rx="{p.width * 0.15:.1f}" fill="#fbf7ea" {stroke}/>',
+        f'<line x1="0" y1="{-p.width * 0.4:.1f}" x2="0" y2="{p.width * 0.4:.1f}" stroke="#555555"/>',
+        '<g fill="#111111">',
+        *_half(near, -p.length / 4),
+        *_half(far, p.length / 4),
+        "</g></g>",
+    ]
