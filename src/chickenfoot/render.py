@@ -13,12 +13,13 @@ from ._views import PlayerView
 __all__ = ["render_text"]
 
 
-def render_text(state: GameState | RoundState | Board) -> str:
+def render_text(state: GameState | RoundState | Board, *, width: int | None = None) -> str:
     """Draws the layout as a tree: one line per arm or toe, branching at each chicken foot.
 
     Each tile is written ``#NODE matched|offered`` (the half against its parent first), a line
     that can still be played on ends with ``open N``, and the pending node is marked
-    ``<- pending``.
+    ``<- pending``. With ``width``, a long line of play is wrapped between tiles to fit that
+    many columns, its continuation indented under the tree.
 
     >>> import chickenfoot as cf
     >>> board = cf.Board.start(cf.Tile(9, 9), arms=3)
@@ -30,8 +31,23 @@ def render_text(state: GameState | RoundState | Board) -> str:
     │   └── toe 1: #4 4|1 open 1
     ├── arm 2: #2 9|2 open 2
     └── arm 3: #5 9|6 open 6
+    >>> print(render_text(board, width=30))
+    #0 9-9 center, 3/3 arms
+    ├── arm 1: #1 9|4
+    │          · #3 4|4 foot, 1/3
+    │          toes  <- pending
+    │   └── toe 1: #4 4|1 open 1
+    ├── arm 2: #2 9|2 open 2
+    └── arm 3: #5 9|6 open 6
     """
-    board = state if isinstance(state, Board) else (state.round if isinstance(state, GameState) else state).board
+    if isinstance(state, Board):
+        board = state
+    elif isinstance(state, GameState):
+        board = state.round.board
+    elif isinstance(state, RoundState):
+        board = state.board
+    else:
+        raise TypeError(f"render_text() draws a Board, RoundState or GameState, got {type(state).__name__}")
     nodes = board.nodes
     children: dict[int, list[int]] = {}
     for index, node in enumerate(nodes[1:], start=1):
@@ -40,8 +56,8 @@ def render_text(state: GameState | RoundState | Board) -> str:
     def mark(index: int) -> str:
         return "  <- pending" if board.pending == index else ""
 
-    def line(start: int) -> tuple[str, int | None]:
-        """Writes the line of play from ``start`` up to its end or its foot; returns the foot, if any."""
+    def line(start: int) -> tuple[list[str], int | None]:
+        """Writes the line of play from ``start`` up to its end or its foot, a word per tile; returns its foot."""
         words: list[str] = []
         index = start
         while True:
@@ -49,23 +65,48 @@ def render_text(state: GameState | RoundState | Board) -> str:
             if node.tile.is_double:
                 toes = len(children.get(index, ()))
                 words.append(f"#{index} {node.exposed}|{node.exposed} foot, {toes}/3 toes{mark(index)}")
-                return " · ".join(words), index
+                return words, index
             words.append(f"#{index} {node.tile.other(node.exposed)}|{node.exposed}")
             following = children.get(index)
             if not following:
-                return " · ".join(words) + f" open {node.exposed}", None
+                words[-1] += f" open {node.exposed}"
+                return words, None
             index = following[0]  # PLAY-2: a non-double takes one tile
 
     lines: list[str] = []
+
+    def write(head: str, indent: str, words: list[str]) -> None:
+        """Writes ``head`` then the words joined by `` · ``, wrapped at ``width`` with ``indent``."""
+        text = head + " · ".join(words)
+        if width is None or len(text) <= width:
+            lines.append(text)
+            return
+        current = head + words[0]
+        for word in words[1:]:
+            if len(current) + 3 + len(word) <= width:
+                current += " · " + word
+            else:
+                lines.append(current)
+                current = indent + "· " + word
+        # A word longer than the room left is split at spaces.
+        while len(current) > width and " " in current[len(indent) :]:
+            cut = current.rfind(" ", len(indent) + 1, width + 1)
+            if cut <= len(indent):
+                break
+            lines.append(current[:cut])
+            current = indent + current[cut + 1 :]
+        lines.append(current)
 
     def branches(parent: int, kind: str, prefix: str) -> None:
         kids = children.get(parent, [])
         for number, child in enumerate(kids, start=1):
             last = number == len(kids)
-            text, foot = line(child)
-            lines.append(f"{prefix}{'└── ' if last else '├── '}{kind} {number}: {text}")
+            words, foot = line(child)
+            below = prefix + ("    " if last else "│   ")
+            head = f"{prefix}{'└── ' if last else '├── '}{kind} {number}: "
+            write(head, below + " " * (len(head) - len(below)), words)
             if foot is not None:
-                branches(foot, "toe", prefix + ("    " if last else "│   "))
+                branches(foot, "toe", below)
 
     arms = len(children.get(0, ()))
     total = arms + (board.missing if board.pending == 0 else 0)
