@@ -64,7 +64,7 @@ class Placement:
     """
 
     node: NodeIndex
-    """The node index, as in :attr:`Board.nodes` and moves like ``9-5@3``."""
+    """The node index, as in :attr:`chickenfoot.Board.nodes` and moves like ``9-5@3``."""
     x: float
     """The tile centre's x (right is positive)."""
     y: float
@@ -323,14 +323,16 @@ def render_svg(state: GameState | RoundState | Board | PlayerView, *, title: str
         counts = " ".join(f"P{seat}={size}" for seat, size in enumerate(view.hand_sizes))
         texts.append((row + _UNIT * 2, f"tiles held: {counts}; yard {view.yard_size}"))
         bottom = row + _UNIT * 2.6
+    if title:
+        texts.insert(0, (top + _UNIT, title))
+    # Room for the text lines too (sans-serif averages well under 0.6 em a character).
+    right = max([right, *(left + _UNIT / 2 + len(text) * _UNIT * 0.7 * 0.6 + _UNIT / 2 for _, text in texts)])
     width, height = right - left, bottom - top
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="{left:.1f} {top:.1f} {width:.1f} {height:.1f}" '
         f'width="{width:.0f}" height="{height:.0f}">',
         f'<rect x="{left:.1f}" y="{top:.1f}" width="{width:.1f}" height="{height:.1f}" fill="#2f6b3a"/>',
     ]
-    if title:
-        texts.insert(0, (top + _UNIT, title))
     for y, text in texts:
         parts.append(
             f'<text x="{left + _UNIT / 2:.1f}" y="{y:.1f}" font-size="{_UNIT * 0.7:.1f}" '
