@@ -2,14 +2,25 @@
 
 from __future__ import annotations
 
+import importlib.util
 import re
+import sys
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 import chickenfoot as cf
 import chickenfoot.svg
-from _layouts import CONFIGURATIONS, finished_rounds, overlapping
+
+CHECK = Path(__file__).resolve().parent.parent / "benchmarks" / "layout_check.py"
+_spec = importlib.util.spec_from_file_location("chickenfoot_layout_check", CHECK)
+assert _spec is not None
+assert _spec.loader is not None
+check = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = check
+_spec.loader.exec_module(check)
+CONFIGURATIONS, finished_rounds, overlapping = check.CONFIGURATIONS, check.finished_rounds, check.overlapping
 
 Placement = chickenfoot.svg.Placement
 ROUNDS = 500
