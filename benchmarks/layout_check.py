@@ -113,6 +113,7 @@ def main() -> int:
     bad = 0
     gaps = 0
     tiles = 0
+    widest = 0.0
     by_config: collections.Counter[tuple[str, int, int]] = collections.Counter()
     for rules, players, final in finished_rounds(args.seed, args.rounds):
         placements = chickenfoot.svg.layout(final)
@@ -122,11 +123,15 @@ def main() -> int:
         if found:
             bad += 1
             print(f"OVERLAP {found[:3]} in {cf.position(final)}")
-        gaps += chickenfoot.svg.render_svg(final).count("stroke-dasharray")
+        moved = [p.gap for p in placements if p.gap]
+        gaps += len(moved)
+        widest = max([widest, *moved])
     seconds = time.process_time() - start
     print(f"{args.rounds} rounds, {tiles} tiles, {len(by_config)} (preset, set, players) configurations")
     print(f"rounds with overlapping tiles: {bad}")
-    print(f"lines moved out (a gap): {gaps}, {gaps / args.rounds:.2f} a round")
+    print(
+        f"lines moved out (a gap): {gaps}, {gaps / args.rounds:.2f} a round, the widest {widest / 48:.1f} tile lengths"
+    )
     print(f"CPU: {seconds:.1f} s")
     return 1 if bad else 0
 

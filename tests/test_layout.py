@@ -40,6 +40,19 @@ def test_no_two_tiles_overlap_in_500_finished_rounds() -> None:
     assert {players for *_, players in seen} == set(range(2, 9))
 
 
+def test_gaps_are_rare_and_drawn() -> None:
+    gaps = 0
+    for _, _, final in finished_rounds(seed=5, count=40):
+        placements = chickenfoot.svg.layout(final)
+        moved = [p for p in placements if p.gap]
+        for p in moved:  # only a line's first tile: its parent is a double or the center
+            parent = final.board.nodes[final.board.nodes[p.node].parent or 0]
+            assert parent.tile.is_double
+        assert chickenfoot.svg.render_svg(final).count("stroke-dasharray") == len(moved)
+        gaps += len(moved)
+    assert gaps < 40  # crowded, double-heavy rounds: fewer than one moved line a round
+
+
 def test_the_overlap_check_can_fail() -> None:
     """The property above proves something: crossing tiles are caught, tiles edge to edge are not."""
     first = Placement(1, 0.0, 0.0, 0.0)

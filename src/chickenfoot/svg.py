@@ -75,6 +75,10 @@ class Placement:
     """The long side."""
     width: float = _WIDTH
     """The short side."""
+    gap: float = 0.0
+    """How far this tile's line was moved out from its usual start to keep clear (0 for almost
+    every tile; only the first tile of a moved line has one); :func:`render_svg` draws a dashed
+    line across it."""
 
 
 def layout(board: Board | GameState | RoundState | PlayerView) -> tuple[Placement, ...]:
@@ -87,11 +91,11 @@ def layout(board: Board | GameState | RoundState | PlayerView) -> tuple[Placemen
     **How, and why nothing can overlap.** The layout is built from the leaves up, like a tidy
     tree drawing: each line of play (an arm or a toe, with all that hangs from it) is laid out
     on its own first, as a rigid group of tiles. A chicken foot then attaches its toes one at a
-    time: the middle toe straight on, the side toes fanned 30 degrees out, turning further out
-    (up to 90 degrees) if that fan would touch a tile already attached, and if even that touches,
-    moved out along its heading, leaving a gap, until it is clear. The center attaches its arms
-    the same way, each in its own direction, moved out until clear of the center and the arms
-    before it.
+    time: the middle toe straight on, the side toes fanned 30 degrees out. A toe that would
+    touch a tile already attached turns instead (a side toe splays up to 90 degrees, the middle
+    one swings up to 20); if every turn touches, it is moved out along its heading, as little as
+    any turn needs, leaving a gap. The center attaches its arms the same way, biggest first, each
+    in its own direction or swung by up to three eighths of its share of the circle.
 
     "Clear" is tested exactly: every tile of the group being attached against every tile already
     attached (a separating-axis test on the rectangles, with a margin). So every two tiles are
@@ -112,6 +116,8 @@ def layout(board: Board | GameState | RoundState | PlayerView) -> tuple[Placemen
         assert node.parent is not None
         children.setdefault(node.parent, []).append(index)
 
+    gaps: dict[int, float] = {}  # by the first node of each line moved out
+
     def line(index: int) -> list[_Tile]:
         """Lays the line starting with node ``index``, and all beyond it, from (0, 0) heading along +x."""
         tiles: list[_Tile] = []
@@ -128,33 +134,45 @@ def layout(board: Board | GameState | RoundState | PlayerView) -> tuple[Placemen
         group = _Group(tiles)
         for toe, child in enumerate(children.get(index, [])):
             side = (0, -1, 1)[toe % 3]  # straight on, then one to each side
-            turns = (0.0,) if side == 0 else tuple(side * turn for turn in (30.0, 45.0, 60.0, 75.0, 90.0))
-            group.attach(line(child), [_toe_start(centre, turn) for turn in turns])
+            turns = _MIDDLE_TURNS if side == 0 else tuple(side * turn for turn in _SIDE_TURNS)
+            gaps[child] = group.attach(line(child), [_toe_start(centre, turn, side) for turn in turns])
         return group.tiles
 
     center = _Group([(0, 0.0, 0.0, 90.0)])  # the center stands crosswise too
     arms = children.get(0, [])
     slots = max(len(arms) + (board.missing if board.pending == 0 else 0), 1)
-    for arm, child in enumerate(arms):
-        heading = -90.0 + 360.0 * arm / slots
-        # Start just beyond the center tile (its long axis vertical), and clear of the neighbouring arms.
-        radius = _WIDTH / 2 * abs(_cos(heading)) + _WIDTH * abs(_sin(heading)) + _GAP
-        if slots > 2:
-            radius = max(radius, (_WIDTH / 2 + _GAP) / math.tan(math.pi / slots))
-        center.attach(line(child), [(radius * _cos(heading), radius * _sin(heading), heading)])
+    share = 360.0 / slots
+    laid = {arm: line(child) for arm, child in enumerate(arms)}
+    # The biggest arms first, so the small ones, which are easier to swing clear, give way.
+    for arm in sorted(laid, key=lambda arm: -len(laid[arm])):
+        starts = []
+        for turn in _ARM_TURNS:  # evenly spaced; else swung a little within its share of the circle
+            heading = -90.0 + share * (arm + turn)
+            # Start just beyond the center tile (its long axis vertical), and clear of the neighbouring arms.
+            radius = _WIDTH / 2 * abs(_cos(heading)) + _WIDTH * abs(_sin(heading)) + _GAP
+            if slots > 2:
+                radius = max(radius, (_WIDTH / 2 + _GAP) / math.tan(math.pi / slots))
+            starts.append((radius * _cos(heading), radius * _sin(heading), heading))
+        gaps[arms[arm]] = center.attach(laid[arm], starts)
     placed = sorted(center.tiles)
-    return tuple(Placement(index, x, y, angle) for index, x, y, angle in placed)
+    return tuple(Placement(index, x, y, angle, gap=gaps.get(index, 0.0)) for index, x, y, angle in placed)
 
 
 _Tile = tuple[int, float, float, float]  # node, centre x, centre y, angle
+# The turns tried, in order, before a line is moved out: a side toe fans 30 degrees and may splay
+# to 90; a middle toe and an arm may swing a little (an arm by a fraction of its share of the circle).
+_SIDE_TURNS = (30.0, 45.0, 60.0, 75.0, 90.0)
+_MIDDLE_TURNS = (0.0, -10.0, 10.0, -20.0, 20.0)
+_ARM_TURNS = (0.0, -0.125, 0.125, -0.25, 0.25, -0.375, 0.375)
 _MARGIN = 1.0  # tiles of different lines keep twice this apart (less than _GAP: neighbours may be _GAP apart)
 _CELL = 2.5 * _UNIT  # grid cell for finding nearby tiles: more than two tiles' reach with margins
 
 
-def _toe_start(centre: float, turn: float) -> tuple[float, float, float]:
-    """Gets where a toe turning ``turn`` degrees starts, beyond the far edge of a double centred ``centre`` along +x."""
+def _toe_start(centre: float, turn: float, side: int) -> tuple[float, float, float]:
+    """Gets where a toe turning ``turn`` degrees starts, beyond the far edge of a double centred ``centre``
+    along +x: the middle toe (``side`` 0) from the double's middle, a side toe beside it."""
     along = centre + _WIDTH / 2 + _GAP + _WIDTH / 2 * abs(_sin(turn))
-    across = 0.0 if turn == 0 else math.copysign(_WIDTH / 2 + _GAP + _WIDTH / 2 * _cos(turn), turn)
+    across = side * (_WIDTH / 2 + _GAP + _WIDTH / 2 * _cos(turn))
     return along, across, turn
 
 
@@ -183,22 +201,18 @@ class _Group:
                             return True
         return False
 
-    def attach(self, tiles: list[_Tile], starts: list[tuple[float, float, float]]) -> None:
+    def attach(self, tiles: list[_Tile], starts: list[tuple[float, float, float]]) -> float:
         """Adds a line laid out from (0, 0) along +x at the first start ``(x, y, heading)`` where it touches
-        nothing; failing that, at the first start moved out along its heading until it touches nothing."""
-        for x, y, heading in starts:
-            moved = _moved(tiles, x, y, heading)
-            if not self.touches(moved):
-                self._add(moved)
-                return
-        x, y, heading = starts[0]
+        nothing; failing that, at the start that needs moving out least along its heading. Returns how far
+        it was moved out."""
         step = 0.0
         while True:  # ends: both groups are finite, so far enough out nothing touches
+            for x, y, heading in starts:
+                moved = _moved(tiles, x + step * _cos(heading), y + step * _sin(heading), heading)
+                if not self.touches(moved):
+                    self._add(moved)
+                    return step
             step += _WIDTH / 4
-            moved = _moved(tiles, x + step * _cos(heading), y + step * _sin(heading), heading)
-            if not self.touches(moved):
-                self._add(moved)
-                return
 
 
 def _moved(tiles: list[_Tile], x: float, y: float, heading: float) -> list[_Tile]:
@@ -225,27 +239,20 @@ def _overlap(a: _Tile, b: _Tile, margin: float) -> bool:
     return True
 
 
-def _connectors(board: Board, placed: tuple[Placement, ...]) -> list[str]:
+def _connectors(placed: tuple[Placement, ...]) -> list[str]:
     """Draws a dashed line across each gap :func:`layout` left where it moved a line out to keep it clear."""
     lines = []
-    for p in placed[1:]:
-        node = board.nodes[p.node]
-        heading = p.angle - 90 if node.tile.is_double else p.angle
-        depth = p.width / 2 if node.tile.is_double else p.length / 2
-        x, y = p.x - _cos(heading) * depth, p.y - _sin(heading) * depth  # the middle of its near edge
-        parent = placed[node.parent or 0]
-        # The nearest point of the parent tile, in the parent's frame.
-        along = (x - parent.x) * _cos(parent.angle) + (y - parent.y) * _sin(parent.angle)
-        across = -(x - parent.x) * _sin(parent.angle) + (y - parent.y) * _cos(parent.angle)
-        along = min(max(along, -parent.length / 2), parent.length / 2)
-        across = min(max(across, -parent.width / 2), parent.width / 2)
-        px = parent.x + along * _cos(parent.angle) - across * _sin(parent.angle)
-        py = parent.y + along * _sin(parent.angle) + across * _cos(parent.angle)
-        if math.hypot(x - px, y - py) > 0.75 * _UNIT:
-            lines.append(
-                f'<line x1="{px:.1f}" y1="{py:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="#fbf7ea" '
-                'stroke-width="2" stroke-dasharray="4 4" opacity="0.6"/>'
-            )
+    for p in placed:
+        if not p.gap:
+            continue
+        # The first tile of a line is never a double (the one double carrying its parent's value is
+        # the parent), so it lies along its heading: the middle of its near edge, then back by the gap.
+        x, y = p.x - _cos(p.angle) * p.length / 2, p.y - _sin(p.angle) * p.length / 2
+        px, py = x - _cos(p.angle) * p.gap, y - _sin(p.angle) * p.gap
+        lines.append(
+            f'<line x1="{px:.1f}" y1="{py:.1f}" x2="{x:.1f}" y2="{y:.1f}" stroke="#fbf7ea" '
+            'stroke-width="2" stroke-dasharray="4 4" opacity="0.6"/>'
+        )
     return lines
 
 
@@ -338,7 +345,7 @@ def render_svg(state: GameState | RoundState | Board | PlayerView, *, title: str
             f'<text x="{left + _UNIT / 2:.1f}" y="{y:.1f}" font-size="{_UNIT * 0.7:.1f}" '
             f'font-family="sans-serif" fill="#ffffff">{escape(text)}</text>'
         )
-    parts += _connectors(board, placed)
+    parts += _connectors(placed)
     parts += tiles
     parts.append("</svg>")
     return "\n".join(parts)
