@@ -34,10 +34,11 @@ __all__ = ["PROTOCOL_VERSION", "BotFault", "FaultKind", "ProcessBot", "view_mess
 PROTOCOL_VERSION = 1
 """The version of the bot protocol, named in the program's handshake."""
 
-FaultKind: TypeAlias = Literal["startup", "crash", "timeout", "illegal"]
-"""What went wrong: no valid handshake, the program ended, no answer in time, or an answer that is no legal move."""
+FaultKind: TypeAlias = Literal["startup", "crash", "timeout", "illegal", "stopped"]
+"""What went wrong: no valid handshake, the program ended, no answer in time, an answer that is no legal move,
+or the program was stopped at an earlier fault."""
 
-_GRACE = 1.0  # seconds a program gets to exit on its own once its stdin is closed
+_GRACE = 0.5  # seconds a program gets to exit on its own once its stdin is closed
 
 
 @attrs.frozen
@@ -64,7 +65,7 @@ def view_message(view: PlayerView) -> dict[str, Any]:
     >>> import chickenfoot as cf
     >>> message = view_message(cf.observe(cf.new_game(cf.Rules.trains(), players=2, seed=1), 0))
     >>> message["type"], message["protocol"], message["player"], message["legal_moves"][:1]
-    ('view', 1, 0, ['draw'])
+    ('view', 1, 0, ['9-8@0'])
     """
     return {
         "type": "view",
@@ -134,7 +135,7 @@ class ProcessBot:
     >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=1)
     >>> with ProcessBot([sys.executable, "-c", program]) as bot:
     ...     move = bot(cf.observe(game, game.current_player))
-    ...     move == game.legal_moves[0], bot.name, bot.faults
+    ...     move == cf.legal_moves(game)[0], bot.name, bot.faults
     (True, 'first', [])
     """
 
@@ -195,7 +196,7 @@ class ProcessBot:
         if not moves:
             raise ValueError(f"player {view.player} has no move to make in this view: ask a bot only for the player to move")
         if self._stopped:
-            return moves[0]
+            return self._forfeit(view, "stopped", "the program was stopped at an earlier fault")
         if self._process is None:
             problem = self._start()
             if problem is not None:
