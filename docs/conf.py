@@ -82,6 +82,7 @@ chickenfoot_placed_pages = [
     "variants",
     "writing-a-bot",
     "bots",
+    "bot-protocol",
     "records",
     "cli",
     "interop",

@@ -20,7 +20,7 @@ from ._determinize import determinize
 from ._engine import apply, legal_moves
 from ._errors import BotSpecError
 from ._moves import Move, Play
-from ._process_bot import BotFault, ProcessBot
+from ._process_bot import PROTOCOL_VERSION, BotFault, FaultKind, ProcessBot, view_message
 from ._rules import Rules
 from ._scoring import round_scores
 from ._state import GameState, RoundState
@@ -28,8 +28,10 @@ from ._tiles import Pip, Tile
 from ._views import PlayerView, observe
 
 __all__ = [
+    "PROTOCOL_VERSION",
     "Bot",
     "BotFault",
+    "FaultKind",
     "GreedyBot",
     "ProcessBot",
     "RandomBot",
@@ -39,9 +41,10 @@ __all__ = [
     "greedy_score",
     "make_bot",
     "play_out",
+    "view_message",
 ]
 
-for _public in (BotFault, ProcessBot):  # documented here, where users import them from
+for _public in (BotFault, ProcessBot, view_message):  # documented here, where users import them from
     _public.__module__ = __name__
 
 
