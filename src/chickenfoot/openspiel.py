@@ -44,10 +44,9 @@ import pyspiel
 from . import actions
 from ._chance import ChanceGame
 from ._errors import InvalidMoveError
-from ._moves import Draw, Pass, Play
 from ._rules import Rules
 from ._scoring import win_utilities, worst_total
-from .observation import layout, observation_size, write_observation
+from .observation import layout, observation_size, write_history, write_observation
 from .render import render_text
 
 __all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "rules_for"]
@@ -288,18 +287,10 @@ class ChickenfootObserver:
             self.dict["drawn"][:] = 0
         if not self.perfect_recall:
             return
-        self.tensor[self.base :] = 0
         if core.round is None:
+            self.tensor[self.base :] = 0
             return
-        played_by, draws, passes = self.dict["played_by"], self.dict["draws"], self.dict["passes"]
-        for seat, move in core.round.history:
-            relative = (seat - player) % self.players
-            if type(move) is Play:
-                played_by[move.tile.index, relative] = 1
-            elif type(move) is Draw:
-                draws[relative] += 1
-            elif type(move) is Pass:
-                passes[relative] += 1
+        write_history(core.view(player), None, self.tensor[self.base :])
 
     def string_from(self, state: ChickenfootState, player: int) -> str:
         """Describes ``player``'s view: everything seen so far, or just the present."""
