@@ -20,7 +20,13 @@ from ._determinize import determinize
 from ._engine import apply, legal_moves
 from ._errors import BotSpecError
 from ._moves import Move, Play
-from ._process_bot import PROTOCOL_VERSION, BotFault, FaultKind, ProcessBot, view_message
+from ._process_bot import (
+    PROTOCOL_VERSION as PROTOCOL_VERSION,
+    BotFault as BotFault,
+    FaultKind as FaultKind,
+    ProcessBot as ProcessBot,
+    view_message as view_message,
+)
 from ._rules import Rules
 from ._scoring import round_scores
 from ._state import GameState, RoundState
