@@ -65,7 +65,7 @@ from ._scoring import win_utilities, winners, worst_total
 from ._state import GameState
 from ._views import observe
 from .bots import Bot, make_bot
-from .observation import history_size, layout, observation_size, write_history, write_observation
+from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
 from .render import render_text
 from .tournament import Entrant
 
@@ -81,28 +81,6 @@ ENV_IDS = ("chickenfoot/Trains-v0", "chickenfoot/Cross-v0")
 
 VECTOR_ENTRY_POINT: str | None = None
 """A vectorized implementation for ``gymnasium.make_vec`` (none yet: Gymnasium then vectorizes the env itself)."""
-
-
-def _high(rules: Rules, players: int, rounds: int, with_history: bool) -> NDArray[np.float32]:
-    """Gets the largest value each observation entry can take (all are 0 or more)."""
-    tiles = rules.set_size
-    largest = {
-        "open_ends": rules.max_pip,
-        "pending_missing": 8,
-        "hand_sizes": tiles,
-        "yard": tiles,
-        "totals": worst_total(rules, rounds),
-    }
-    high = np.ones(observation_size(rules, players), np.float32)
-    for name, start, size in layout(rules, players):
-        high[start : start + size] = largest.get(name, 1)
-    if not with_history:
-        return high
-    # Who played what is 0 or 1; a seat draws at most every tile, and passes at most once a turn.
-    played = np.ones(tiles * players, np.float32)
-    draws = np.full(players, tiles, np.float32)
-    passes = np.full(players, (players + 2) * tiles, np.float32)
-    return np.concatenate([high, played, draws, passes])
 
 
 class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
@@ -165,7 +143,7 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self._base = observation_size(rules, players)
         size = self._base + (history_size(rules, players) if history else 0)
         self.observation_space = spaces.Box(
-            low=0, high=_high(rules, players, self.rounds, history), shape=(size,), dtype=np.float32
+            low=0, high=upper_bounds(rules, players, self.rounds, with_history=history), shape=(size,), dtype=np.float32
         )
         self.action_space = spaces.Discrete(actions.action_count(rules))
         self.game: GameState | None = None

@@ -50,13 +50,23 @@ import numpy as np
 
 from ._moves import Draw, Pass, Play
 from ._rules import Rules
+from ._scoring import worst_total
 from ._state import GameState
 from ._views import PlayerView, observe
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["history", "history_size", "layout", "observation", "observation_size", "write_history", "write_observation"]
+__all__ = [
+    "history",
+    "history_size",
+    "layout",
+    "observation",
+    "observation_size",
+    "upper_bounds",
+    "write_history",
+    "write_observation",
+]
 
 
 def layout(rules: Rules, players: int) -> tuple[tuple[str, int, int], ...]:
@@ -227,3 +237,32 @@ def history(source: GameState | PlayerView, player: int | None = None) -> NDArra
     out = np.zeros(history_size(view.rules, view.players), np.float32)
     write_history(view, None, out)
     return out
+
+
+def upper_bounds(rules: Rules, players: int, rounds: int, *, with_history: bool = False) -> NDArray[np.float32]:
+    """Gets the largest value each entry can take in a game of ``rounds`` rounds (every entry is 0 or more).
+
+    With ``with_history`` the bounds of :func:`history` follow: a seat draws at most every
+    tile and passes at most once a turn. Learning environments declare these as their spaces.
+
+    >>> bounds = upper_bounds(Rules.trains(), 2, rounds=1, with_history=True)
+    >>> bounds.shape == (observation_size(Rules.trains(), 2) + history_size(Rules.trains(), 2),), float(bounds.max())
+    (True, 495.0)
+    """
+    tiles = rules.set_size
+    largest = {
+        "open_ends": rules.max_pip,
+        "pending_missing": 8,
+        "hand_sizes": tiles,
+        "yard": tiles,
+        "totals": worst_total(rules, rounds),
+    }
+    high = np.ones(observation_size(rules, players), np.float32)
+    for name, start, size in layout(rules, players):
+        high[start : start + size] = largest.get(name, 1)
+    if not with_history:
+        return high
+    played = np.ones(tiles * players, np.float32)
+    draws = np.full(players, tiles, np.float32)
+    passes = np.full(players, (players + 2) * tiles, np.float32)
+    return np.concatenate([high, played, draws, passes])
