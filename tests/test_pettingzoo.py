@@ -144,7 +144,7 @@ def test_scaled_score_rewards_are_the_points_over_a_full_hand() -> None:
     plain = _play_last_legal(env(preset="cross", players=3, reward="score", rounds=2), seed=5)
     scaled_env = env(preset="cross", players=3, reward="score", rounds=2, scale=True)
     scaled = _play_last_legal(scaled_env, seed=5)
-    worst = sum(tile.pips for tile in cf.full_set(9))  # all of double-9 in one hand
+    worst = sum(map(scaled_env.rules.tile_value, cf.full_set(9)))  # all of double-9 in one hand, as cross counts it
     assert [scaled[agent] * worst for agent in scaled_env.possible_agents] == pytest.approx(
         [plain[agent] for agent in scaled_env.possible_agents]
     )
