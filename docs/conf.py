@@ -56,6 +56,10 @@ nitpick_ignore = [
     # numpy ships no inventory here; the observation functions return float32 arrays.
     ("py:class", "NDArray"),
     ("py:class", "np.float32"),
+    ("py:class", "numpy.ndarray"),
+    ("py:class", "numpy.dtype"),
+    ("py:class", "numpy.float32"),
+    ("py:class", "numpy.bool"),
 ]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -88,6 +92,7 @@ chickenfoot_placed_pages = [
     "interop",
     "openspiel",
     "pettingzoo",
+    "gymnasium",
     "performance",
     "api",
     "changelog",

@@ -257,3 +257,21 @@ def test_an_observer_of_every_hand_is_refused() -> None:
     game = load(preset="cross", players=3, rounds=1)
     with pytest.raises(Exception, match="not every player's hands"):
         _observation(game, pyspiel.PrivateInfoType.ALL_PLAYERS, False)
+
+
+class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """The docs' workaround: evaluate_bots calls restart_at, which the Python ISMCTS bot lacks."""
+
+    def restart_at(self, state: object) -> None:
+        """Does nothing: ISMCTS keeps no tree from one move to the next."""
+
+
+def test_evaluate_bots_runs_ismcts_with_the_documented_workaround() -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game = load(preset="cross", players=2, rounds=1)
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bots = [RestartableISMCTSBot(game, evaluator, 2.0, 5, random_state=rng) for _ in range(2)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])

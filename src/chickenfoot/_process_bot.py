@@ -121,10 +121,10 @@ def _stop(process: subprocess.Popen[str]) -> None:
 class ProcessBot:
     """Plays through a program that speaks the bot protocol (see the docs page "Bots in any language").
 
-    ``command`` is the program and its arguments, as for :class:`subprocess.Popen`. The program
+    ``command`` is the program and its arguments, as for ``subprocess.Popen``. The program
     starts at the first move asked of it, with ``startup_seconds`` to write its handshake, and
     has ``seconds`` for each move. A move it gets wrong is forfeited (the first legal move is
-    played) and recorded in :attr:`faults`; after a crash or timeout it is stopped and its later
+    played) and recorded in ``faults``; after a crash or timeout it is stopped and its later
     moves are forfeited without asking it. :meth:`close` (or leaving a ``with`` block, or
     garbage collection) stops the program. A copy sent to another process (pickled) carries
     the command only, and starts its own program.

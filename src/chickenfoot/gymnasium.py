@@ -4,34 +4,34 @@ Install with ``pip install chickenfoot[gymnasium]``; importing this module regis
 ``chickenfoot/Trains-v0`` and ``chickenfoot/Cross-v0`` (the *trains* and *cross* rules).
 Keyword arguments of ``gymnasium.make`` set the options of :class:`ChickenfootEnv`:
 
-==================  ============  =============================================================
-option              default       meaning
-==================  ============  =============================================================
-``players``         2             number of players
-``max_pip``         9             the set: 6, 9, 12, 15 or 18 (SET-1)
-``rounds``          0             rounds per episode; 0 plays them all, one per double (ROUND-1)
-``rules``           ``None``      a :class:`~chickenfoot.Rules` instead of the preset and ``max_pip``
-``opponents``       ``"greedy"``  one bot for every other seat, or one per other seat: bot names
-                                  (``"random"``, ``"search:50"``, ``"cmd:..."``) or bot objects
-``seat``            ``None``      the agent's seat; ``None`` draws it afresh each episode
-``reward``          ``"game"``    ``"game"``: at the end, 1 to a sole winner, ties share, the
-                                  others ``-1/(players-1)``; ``"round"``: after each round, the
-                                  mean round score minus the agent's, divided by the most a
-                                  hand can hold (so within ``[-1, 1]``)
-``illegal``         ``"penalty"`` an action whose mask entry is 0: ``"penalty"`` ends the
-                                  episode with reward ``illegal_penalty`` (so checkers and
-                                  unmasked exploration work); ``"raise"`` raises
-                                  :class:`~chickenfoot.IllegalMoveError`
-``illegal_penalty`` ``-1.0``      see ``illegal``
-``history``         ``False``     append the public history (:func:`chickenfoot.observation.history`)
-==================  ============  =============================================================
+=====================  ===============  ==============================================================
+option                 default          meaning
+=====================  ===============  ==============================================================
+``players``            2                number of players
+``max_pip``            9                the set: 6, 9, 12, 15 or 18 (SET-1)
+``rounds``             0                rounds per episode; 0 plays them all, one per double (ROUND-1)
+``rules``              ``None``         a :class:`~chickenfoot.Rules` instead of the preset and ``max_pip``
+``opponents``          ``"greedy"``     one bot for every other seat, or one per other seat: bot names
+                                        (``"random"``, ``"search:50"``, ``"cmd:..."``) or bot objects
+``seat``               ``None``         the agent's seat; ``None`` draws it afresh each episode
+``reward``             ``"game"``       ``"game"``: at the end, 1 to a sole winner, ties share, the
+                                        others ``-1/(players-1)``; ``"round"``: after each round, the
+                                        mean round score minus the agent's, divided by the most a
+                                        hand can hold (so within ``[-1, 1]``)
+``illegal``            ``"penalty"``    an action whose mask entry is 0: ``"penalty"`` ends the
+                                        episode with reward ``illegal_penalty`` (so checkers and
+                                        unmasked exploration work); ``"raise"`` raises
+                                        :class:`~chickenfoot.IllegalMoveError`
+``illegal_penalty``    ``-1.0``         see ``illegal``
+``history``            ``False``        append the public history (:func:`chickenfoot.observation.history`)
+=====================  ===============  ==============================================================
 
 The observation is the agent's :mod:`chickenfoot.observation` vector (relative seats), with
 the public history appended if asked. The action space is ``Discrete`` over the stable action
 numbering of :mod:`chickenfoot.actions`; :meth:`ChickenfootEnv.action_masks` (booleans, the
 sb3-contrib convention) and ``info["action_mask"]`` (``int8``, what ``Discrete.sample`` takes)
-flag the legal ones. A draw does not end the turn
-(DRAW-1): after a draw the agent acts again. Opponents move between the agent's turns.
+flag the legal ones. A draw does not end the turn (DRAW-1): after a draw the agent acts again.
+Opponents move between the agent's turns.
 
 >>> import gymnasium
 >>> import chickenfoot.gymnasium
