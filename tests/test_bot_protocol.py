@@ -138,7 +138,7 @@ def test_a_program_that_hangs_times_out_and_is_killed() -> None:
     ("program", "detail"),
     [
         ("print('hello', flush=True)", "the handshake must be a JSON line"),
-        ("print('{\"bot\": \"x\", \"protocol\": 2}', flush=True)", "the handshake must be a JSON line"),
+        ('print(\'{"bot": "x", "protocol": 2}\', flush=True)', "the handshake must be a JSON line"),
         ("import sys; sys.exit(1)", "ended before its handshake"),
     ],
 )
@@ -186,10 +186,8 @@ def test_bad_cmd_names_are_refused(spec: str) -> None:
 
 
 def test_a_cli_tournament_survives_programs_that_answer_nonsense_and_hang() -> None:
-    lineup = ",".join(
-        [f"cmd:{sys.executable} {PYTHON_BOT}", f"cmd:{_node()} {NODE_BOT}", f"cmd:{sys.executable} {NONSENSE}"]
-        + [f"cmd:{sys.executable} {HANGS}"]
-    )
+    programs = [(sys.executable, PYTHON_BOT), (_node(), NODE_BOT), (sys.executable, NONSENSE), (sys.executable, HANGS)]
+    lineup = ",".join(f"cmd:{program} {script}" for program, script in programs)
     argv = ["tournament", "--games", "4", "--rule", "max_pip=6", "--workers", "2", "--move-seconds", "0.3"]
     env = {**os.environ, "PYTHONPATH": SRC}
     run = subprocess.run(

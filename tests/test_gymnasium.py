@@ -104,7 +104,7 @@ def test_round_rewards_follow_each_round_and_stay_within_one() -> None:
     paid = [reward for reward in rewards if reward != 0.0]
     assert len(paid) == len(game.results) == 3
     worst = sum(tile.pips for tile in cf.full_set(9))  # every tile of double-9 in one hand
-    for reward, result in zip(paid, game.results):
+    for reward, result in zip(paid, game.results, strict=True):
         mean = sum(result.scores) / 2
         assert reward == pytest.approx((mean - result.scores[1]) / worst)
         assert -1 <= reward <= 1

@@ -133,7 +133,7 @@ def test_a_bot_that_cannot_reach_worker_processes_is_refused_unless_played_here(
     def first(view: cf.PlayerView) -> cf.Move:  # local: pickle cannot copy it
         return view.legal_moves[0]
 
-    with pytest.raises(cf.BotSpecError, match="bot .*first cannot be copied to worker processes.*workers=1"):
+    with pytest.raises(cf.BotSpecError, match=r"bot .*first cannot be copied to worker processes.*workers=1"):
         run_tournament([first, "greedy"], games=2, workers=2, rules=SMALL)
     assert len(run_tournament([first, "greedy"], games=2, workers=1, rules=SMALL).outcomes) == 2
 

@@ -35,12 +35,13 @@ Policy = Callable[[chickenfoot.gymnasium.ChickenfootEnv, NDArray[np.float32]], i
 def make_env(opponents: str, seed: int = 0) -> chickenfoot.gymnasium.ChickenfootEnv:
     """Builds the environment the agent trains and plays in."""
     env = gymnasium.make("chickenfoot/Trains-v0", players=2, rounds=1, history=True, opponents=opponents)
-    unwrapped: chickenfoot.gymnasium.ChickenfootEnv = env.unwrapped
+    unwrapped = env.unwrapped
+    assert isinstance(unwrapped, chickenfoot.gymnasium.ChickenfootEnv)
     return unwrapped
 
 
 def win_rate(env: chickenfoot.gymnasium.ChickenfootEnv, policy: Policy, games: int) -> tuple[float, float]:
-    """Plays ``games`` episodes (seeds 10**6 + i, the same deals for every policy); gets the mean win share and its 95% CI."""
+    """Plays ``games`` episodes (the same deals for every policy); gets the mean win share and its 95% CI."""
     shares = []
     for game in range(games):
         observation, _ = env.reset(seed=10**6 + game)

@@ -13,6 +13,7 @@ without asking it (a program that missed its deadline may still answer late, out
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import queue
@@ -112,10 +113,8 @@ def _stop(process: subprocess.Popen[str]) -> None:
             process.wait()
     for stream in (process.stdin, process.stdout):
         if stream is not None:
-            try:
+            with contextlib.suppress(OSError):
                 stream.close()
-            except OSError:
-                pass
 
 
 class ProcessBot:
@@ -170,12 +169,21 @@ class ProcessBot:
         return f"ProcessBot({list(self.command)!r}, seconds={self.seconds})"
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"command": self.command, "seconds": self.seconds, "startup_seconds": self.startup_seconds,
-                "name": self.name if self._named else None}
+        return {
+            "command": self.command,
+            "seconds": self.seconds,
+            "startup_seconds": self.startup_seconds,
+            "name": self.name if self._named else None,
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["command"], seconds=state["seconds"],  # type: ignore[misc]
-                      startup_seconds=state["startup_seconds"], name=state["name"])
+        ProcessBot.__init__(
+            self,
+            state["command"],
+            seconds=state["seconds"],
+            startup_seconds=state["startup_seconds"],
+            name=state["name"],
+        )
 
     def __enter__(self) -> ProcessBot:
         return self
@@ -194,14 +202,17 @@ class ProcessBot:
         """Asks the program for a move; forfeits (plays the first legal move) when it fails."""
         moves = view.legal_moves
         if not moves:
-            raise ValueError(f"player {view.player} has no move to make in this view: ask a bot only for the player to move")
+            raise ValueError(
+                f"player {view.player} has no move to make in this view: ask a bot only for the player to move"
+            )
         if self._stopped:
             return self._forfeit(view, "stopped", "the program was stopped at an earlier fault")
         if self._process is None:
             problem = self._start()
             if problem is not None:
                 return self._forfeit(view, "startup", problem, stop=True)
-        assert self._process is not None and self._process.stdin is not None
+        assert self._process is not None
+        assert self._process.stdin is not None
         try:
             self._process.stdin.write(json.dumps(view_message(view), separators=(",", ":")) + "\n")
             self._process.stdin.flush()
@@ -249,7 +260,7 @@ class ProcessBot:
         except ValueError:
             hello = None
         if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL_VERSION:
-            return f"the handshake must be a JSON line like {{\"bot\": NAME, \"protocol\": 1}}, got {line.strip()[:80]!r}"
+            return f'the handshake must be a JSON line like {{"bot": NAME, "protocol": 1}}, got {line.strip()[:80]!r}'
         if not self._named and isinstance(hello.get("bot"), str) and hello["bot"].strip():
             self.name = hello["bot"].strip()
         return None

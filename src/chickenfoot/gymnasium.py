@@ -128,7 +128,9 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             raise ValueError(f"give one opponent for every other seat, or {players - 1}, got {len(entrants)}")
         for entrant in entrants:
             if not isinstance(entrant, str) and not callable(entrant):
-                raise ValueError(f"an opponent is a bot name or a bot (a callable from a view to a move), got {entrant!r}")
+                raise ValueError(
+                    f"an opponent is a bot name or a bot (a callable from a view to a move), got {entrant!r}"
+                )
             if isinstance(entrant, str):
                 make_bot(entrant)  # refuses a bad name now, with BotSpecError
         self.rules = rules
@@ -145,7 +147,9 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.observation_space = spaces.Box(
             low=0, high=upper_bounds(rules, players, self.rounds, with_history=history), shape=(size,), dtype=np.float32
         )
-        self.action_space = spaces.Discrete(actions.action_count(rules))
+        self._actions = actions.action_count(rules)
+        self._size = size
+        self.action_space = spaces.Discrete(self._actions)
         self.game: GameState | None = None
         """The game in play (``None`` before the first reset)."""
         self.seat = 0 if seat is None else seat
@@ -176,7 +180,8 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self.game = new_game(self.rules, self.players, seed=rng.getrandbits(63))
         self._done = False
         reward = self._play_opponents()
-        assert not self._done and reward == 0.0, "the agent moves before any round ends"
+        assert not self._done, "the agent moves before any round ends"
+        assert reward == 0.0
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[NDArray[np.float32], float, bool, bool, dict[str, Any]]:
@@ -198,12 +203,12 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def action_masks(self) -> NDArray[np.bool_]:
         """Flags the legal actions (the sb3-contrib ``MaskablePPO`` convention); all ``False`` once over."""
-        mask = np.zeros(self.action_space.n, np.bool_)
+        mask = np.zeros(self._actions, np.bool_)
         if self.game is not None and not self._done:
             mask[actions.legal_actions(self.game)] = True
         return mask
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """Draws the layout and the hand sizes as text (``render_mode="ansi"``)."""
         if self.render_mode != "ansi" or self.game is None:
             return None
@@ -248,7 +253,7 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
     def _observation(self) -> NDArray[np.float32]:
         assert self.game is not None
-        out = np.zeros(self.observation_space.shape, np.float32)
+        out = np.zeros(self._size, np.float32)
         view = observe(self.game, self.seat)
         write_observation(view, None, out[: self._base])
         if self.history:
@@ -264,7 +269,7 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
 
 
 def _register() -> None:
-    for env_id, preset in zip(ENV_IDS, ("trains", "cross")):
+    for env_id, preset in zip(ENV_IDS, ("trains", "cross"), strict=True):
         if env_id not in gymnasium.registry:
             gymnasium.register(
                 id=env_id,

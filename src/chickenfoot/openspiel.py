@@ -156,7 +156,9 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
                 "view (NONE), not every player's hands (ALL_PLAYERS): read the state itself for those"
             )
         if not iig_obs_type.public_info:
-            raise ValueError("the chickenfoot observer always includes the public information: ask for public_info=True")
+            raise ValueError(
+                "the chickenfoot observer always includes the public information: ask for public_info=True"
+            )
         private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         return ChickenfootObserver(self.rules, self.players, bool(iig_obs_type.perfect_recall), params, private)
 

@@ -57,6 +57,10 @@ def _derive(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def _ints(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(map(int, values))
+
+
 @attrs.frozen
 class GameOutcome:
     """Records one finished tournament game, seen by seat.
@@ -78,7 +82,7 @@ class GameOutcome:
     """The final totals, by seat."""
     winners: tuple[int, ...]
     """The winning seats."""
-    faults: tuple[int, ...] = attrs.field(default=(), converter=tuple)
+    faults: tuple[int, ...] = attrs.field(default=(), converter=_ints)
     """The moves each seat forfeited (a :class:`~chickenfoot.bots.ProcessBot` that failed), by seat; empty if none."""
 
 
@@ -111,7 +115,7 @@ def play_game(rules: Rules, lineup: Sequence[Entrant], seed: int, index: int) ->
             close = getattr(bot, "close", None)
             if callable(close):  # a ProcessBot: stop its program between games
                 close()
-    faults = tuple(_faults(bot) - earlier for bot, earlier in zip(bots, before))
+    faults = tuple(_faults(bot) - earlier for bot, earlier in zip(bots, before, strict=True))
     return GameOutcome(
         index=index,
         seed=game_seed,
