@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 import chickenfoot as cf
+import chickenfoot.tournament
 from chickenfoot.bots import BotFault, ProcessBot, play_out, view_message
 
 jsonschema = pytest.importorskip("jsonschema")
@@ -205,3 +206,14 @@ def test_a_cli_tournament_survives_programs_that_answer_nonsense_and_hang() -> N
     assert faults["hangs.py"] > 0
     assert "forfeited" in run.stderr
     assert _running(HANGS) == _running(NONSENSE) == []  # every program was stopped
+
+
+def test_a_bot_object_stopped_in_one_game_plays_again_in_the_next() -> None:
+    bot = ProcessBot([sys.executable, HANGS], seconds=0.2)
+    result = cf.tournament.run_tournament([bot, "greedy"], games=2, workers=1, rules=SMALL)
+    assert [fault.kind for fault in bot.faults].count("timeout") == 2  # started afresh, timed out again
+    per_game = [outcome.faults[outcome.seats.index(0)] for outcome in result.outcomes]
+    assert all(count > 0 for count in per_game)
+    assert sum(per_game) == result.standings[0].faults == len(bot.faults)
+    assert result.standings[1].faults == 0
+    assert _running(HANGS) == []

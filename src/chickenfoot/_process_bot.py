@@ -124,7 +124,8 @@ class ProcessBot:
     starts at the first move asked of it, with ``startup_seconds`` to write its handshake, and
     has ``seconds`` for each move. A move it gets wrong is forfeited (the first legal move is
     played) and recorded in ``faults``; after a crash or timeout it is stopped and its later
-    moves are forfeited without asking it. :meth:`close` (or leaving a ``with`` block, or
+    moves are forfeited without asking it, until :meth:`close` (which tournaments call after
+    each game) lets the next move start it afresh. :meth:`close` (or leaving a ``with`` block, or
     garbage collection) stops the program. A copy sent to another process (pickled) carries
     the command only, and starts its own program.
 
@@ -192,11 +193,12 @@ class ProcessBot:
         self.close()
 
     def close(self) -> None:
-        """Stops the program (stdin closed, then killed if it lingers); the bot may start it again on its next move."""
+        """Stops the program (stdin closed, then killed if it lingers); the next move starts it afresh."""
         if self._finalizer is not None:
             self._finalizer()  # runs _stop once
         self._process = None
         self._finalizer = None
+        self._stopped = False
 
     def __call__(self, view: PlayerView) -> Move:
         """Asks the program for a move; forfeits (plays the first legal move) when it fails."""
@@ -279,8 +281,8 @@ class ProcessBot:
     def _forfeit(self, view: PlayerView, kind: FaultKind, detail: str, *, stop: bool = False) -> Move:
         self.faults.append(BotFault(kind, round_index=view.round_index, turn=len(view.history), detail=detail))
         if stop:
-            self._stopped = True
             self.close()
+            self._stopped = True  # until close(): a tournament closes its bots after each game
         return view.legal_moves[0]
 
 
