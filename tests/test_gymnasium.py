@@ -169,3 +169,30 @@ def test_gymnasium_vectorizes_the_env() -> None:
     actions_now = [int(np.flatnonzero(mask)[0]) for mask in infos["action_mask"]]
     envs.step(np.array(actions_now))
     envs.close()
+
+
+def test_an_action_is_read_from_ints_numpy_integers_and_0d_arrays() -> None:
+    for kind in (int, np.int64, np.array):
+        env = ChickenfootEnv(illegal="raise")
+        _, info = env.reset(seed=2)
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        env.step(kind(action))
+    for bad in (True, 1.0, "3", np.array([action])):
+        env = ChickenfootEnv(illegal="raise")
+        env.reset(seed=2)
+        with pytest.raises(cf.IllegalMoveError, match="is not legal"):
+            env.step(bad)
+
+
+def test_closing_the_env_stops_opponent_programs() -> None:
+    import sys
+    from pathlib import Path
+
+    script = str(Path(__file__).resolve().parents[1] / "examples" / "bots" / "heaviest.py")
+    bot = cf.bots.ProcessBot([sys.executable, script])
+    env = ChickenfootEnv(opponents=bot, seat=0, rounds=1)
+    _episode(env, seed=1)
+    assert bot.faults == []
+    assert bot._process is not None  # it played
+    env.close()
+    assert bot._process is None

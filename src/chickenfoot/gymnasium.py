@@ -165,6 +165,7 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     ) -> tuple[NDArray[np.float32], dict[str, Any]]:
         """Deals a new game and plays the opponents up to the agent's first turn; a seed fixes the episode."""
         super().reset(seed=seed)
+        self.close()  # the last episode's opponent programs, if any
         if seed is not None:
             self._random = random.Random(seed)
         rng = self._random
@@ -190,13 +191,14 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if game is None or self._done:
             raise RuntimeError("the episode is over: call reset() to start another")
         legal = actions.legal_actions(game)
-        if not isinstance(action, (int, np.integer)) or int(action) not in legal:
+        number = _whole(action)
+        if number is None or number not in legal:
             if self.illegal == "penalty":
                 self._done = True
                 return self._observation(), self.illegal_penalty, True, False, self._info(illegal=True)
             moves = ", ".join(f"{number} ({actions.describe(number, self.rules)})" for number in legal)
             raise IllegalMoveError(f"action {action!r} is not legal for the agent now; legal actions: {moves}")
-        reward = self._advance(actions.decode(int(action), game))
+        reward = self._advance(actions.decode(number, game))
         if not self._done:
             reward += self._play_opponents()
         return self._observation(), reward, self._done, False, self._info()
@@ -215,6 +217,13 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         round_ = self.game.round
         sizes = " ".join(str(len(hand)) for hand in round_.hands)
         return f"round {self.game.round_index} | you are P{self.seat} | hands {sizes}\n{render_text(round_)}"
+
+    def close(self) -> None:
+        """Stops the opponents' programs (bots that have a ``close``, such as ``ProcessBot``)."""
+        for bot in self._bots:
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
 
     # -- inside --------------------------------------------------------------------------------
 
@@ -266,6 +275,17 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if illegal:
             info["illegal_action"] = True
         return info
+
+
+def _whole(action: object) -> int | None:
+    """Reads an action number: an int, a numpy integer or a 0-d integer array (what agents pass); else ``None``."""
+    if isinstance(action, bool):
+        return None
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        return int(action)
+    return None
 
 
 def _register() -> None:
