@@ -4,6 +4,7 @@ import json
 import sys
 import time
 
-print(json.dumps({"bot": "hangs", "protocol": 1}), flush=True)
-sys.stdin.readline()
-time.sleep(3600)
+if __name__ == "__main__":  # pytest's doctest collection imports this file
+    print(json.dumps({"bot": "hangs", "protocol": 1}), flush=True)
+    sys.stdin.readline()
+    time.sleep(3600)

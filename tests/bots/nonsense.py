@@ -3,8 +3,9 @@
 import json
 import sys
 
-print(json.dumps({"bot": "nonsense", "protocol": 1}), flush=True)
-for count, _line in enumerate(sys.stdin):
-    if count == 3:
-        sys.exit(3)  # crash on its fourth move
-    print("9-9@99" if count % 2 else "a move, surely", flush=True)
+if __name__ == "__main__":  # pytest's doctest collection imports this file
+    print(json.dumps({"bot": "nonsense", "protocol": 1}), flush=True)
+    for count, _line in enumerate(sys.stdin):
+        if count == 3:
+            sys.exit(3)  # crash on its fourth move
+        print("9-9@99" if count % 2 else "a move, surely", flush=True)
