@@ -26,6 +26,7 @@ import attrs
 
 from ._engine import new_game
 from ._errors import BotSpecError
+from ._moves import Move
 from ._rules import Rules
 from .bots import Bot, bot_name, check_spec, make_bot, play_out
 
@@ -84,6 +85,10 @@ class GameOutcome:
     """The winning seats."""
     faults: tuple[int, ...] = attrs.field(default=(), converter=_ints)
     """The moves each seat forfeited (a :class:`~chickenfoot.bots.ProcessBot` that failed), by seat; empty if none."""
+    moves: tuple[Move, ...] = ()
+    """Every move of the game, in order, when the tournament kept them (``keep_moves=True``); else empty.
+
+    With the rules, the player count and :attr:`seed` they make a :class:`~chickenfoot.GameRecord`."""
 
 
 def _faults(bot: object) -> int:
@@ -91,10 +96,13 @@ def _faults(bot: object) -> int:
     return len(faults) if isinstance(faults, list) else 0
 
 
-def play_game(rules: Rules, lineup: Sequence[Entrant], seed: int, index: int) -> GameOutcome:
+def play_game(
+    rules: Rules, lineup: Sequence[Entrant], seed: int, index: int, *, keep_moves: bool = False
+) -> GameOutcome:
     """Plays game ``index`` of a tournament: seats rotated by ``index``, everything seeded from ``seed``.
 
     Bot names are built afresh for the game (their programs stopped after it); bot objects are used as they are.
+    With ``keep_moves`` the outcome carries every move, so the game can be saved as a record.
 
     >>> outcome = play_game(Rules.trains(), ["greedy", "random"], seed=1, index=1)
     >>> outcome.seats, len(outcome.round_scores)
@@ -124,6 +132,7 @@ def play_game(rules: Rules, lineup: Sequence[Entrant], seed: int, index: int) ->
         totals=game.totals,
         winners=game.winners,
         faults=faults if any(faults) else (),
+        moves=game.moves if keep_moves else (),
     )
 
 
@@ -225,11 +234,12 @@ class TournamentResult:
         return tuple(rows)
 
 
-_Task: TypeAlias = "tuple[Rules, tuple[Entrant, ...], int, int]"
+_Task: TypeAlias = "tuple[Rules, tuple[Entrant, ...], int, int, bool]"
 
 
 def _play_task(task: _Task) -> GameOutcome:
-    return play_game(*task)
+    rules, lineup, seed, index, keep_moves = task
+    return play_game(rules, lineup, seed, index, keep_moves=keep_moves)
 
 
 def _check_entrant(at: int, entry: object) -> None:
@@ -267,6 +277,7 @@ def run_tournament(
     backend: Backend = "local",
     address: str | None = None,
     progress: Progress | None = None,
+    keep_moves: bool = False,
 ) -> TournamentResult:
     """Plays ``games`` games between the bots of ``lineup`` (one per player), seats rotated.
 
@@ -277,7 +288,8 @@ def run_tournament(
     (pickled) to the workers: one that cannot be, such as a lambda, is refused with
     :class:`~chickenfoot.BotSpecError` unless ``workers=1``. The results are the same whatever the
     backend and the number of workers. Games are handed out as workers free up, so even a
-    huge ``games`` starts playing at once.
+    huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
+    (:attr:`GameOutcome.moves`), for saving the games as records.
 
     >>> import chickenfoot as cf
     >>> def heaviest(view):
@@ -297,7 +309,7 @@ def run_tournament(
         raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    tasks = ((rules, lineup, seed, index) for index in range(games))
+    tasks = ((rules, lineup, seed, index, keep_moves) for index in range(games))
     if backend == "ray":
         from ._ray import cloudpickle_dumps, run_on_ray
 

@@ -22,6 +22,7 @@ from .. import __version__
 from .._engine import new_game
 from .._errors import InvalidRecordError, RulesError
 from .._ray import _ray
+from .._records import GameRecord, replay as replay_record
 from .._rules import PRESETS, Rules
 from ..bots import ProcessBot, make_bot, play_out
 from ..svg import render_svg
@@ -303,6 +304,14 @@ def _write(target: str, text: str, console: Console) -> None:
     "--json", "json_path", metavar="FILE", default=None, help="Also write standings and games as JSON (- for stdout)."
 )
 @click.option("--csv", "csv_path", metavar="FILE", default=None, help="Also write the standings as CSV (- for stdout).")
+@click.option(
+    "--save-games",
+    "save_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Save every game as a record naming its players: DIR/game-0001.json, ... (read with `replay`).",
+)
 def tournament(
     preset: str,
     rule_overrides: tuple[str, ...],
@@ -315,6 +324,7 @@ def tournament(
     address: str | None,
     json_path: str | None,
     csv_path: str | None,
+    save_dir: Path | None,
 ) -> None:
     """Play many games between bots, seats rotated, and tabulate how each did."""
     rules = build_rules(preset, rule_overrides)
@@ -363,6 +373,7 @@ def tournament(
             backend="ray" if backend == "ray" else "local",
             address=address,
             progress=advance,
+            keep_moves=save_dir is not None,
         )
     except (ImportError, ConnectionError) as error:
         raise click.ClickException(str(error)) from None
@@ -382,6 +393,23 @@ def tournament(
         _write(json_path, _result_json(result), console)
     if csv_path is not None:
         _write(csv_path, _result_csv(result), console)
+    if save_dir is not None:
+        _save_games(result, save_dir, console)
+
+
+def _save_games(result: TournamentResult, directory: Path, console: Console) -> None:
+    """Writes each game of ``result`` as a record whose headers name the bot in every seat."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.ClickException(f"cannot write games to {directory}: {error}") from None
+    players = len(result.lineup)
+    for outcome in result.outcomes:
+        game = replay_record(GameRecord(result.rules, players, outcome.seed, outcome.moves))[-1]
+        names = [result.lineup[entry] for entry in outcome.seats]
+        event = f"chickenfoot tournament, seed {result.seed}, game {outcome.index + 1}"
+        save_record(game, directory / f"game-{outcome.index + 1:04d}.json", names=names, event=event)
+    console.print(Text(f"saved {len(result.outcomes)} games to {directory}"))
 
 
 # -- replay ----------------------------------------------------------------------------------
