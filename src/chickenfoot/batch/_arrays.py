@@ -1,0 +1,526 @@
+"""The batch's arrays and the rules of play over them: legal masks, sampling, and ``step``.
+
+Every per-game quantity is a row of a fixed-shape array, and every rule is a whole-array
+operation over the batch (the only Python loops run over players or rounds, never games).
+Writes that only some games make go to a *dummy* column (tile ``T``, node ``T``, value ``V``)
+for the others, so no game is ever selected out of the batch on the hot path.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .._board import FOOT_TOES
+from .._errors import IllegalMoveError
+from ._tables import Tables
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+ROUND_FIELDS = (
+    "loc",
+    "key",
+    "yard",
+    "yard_head",
+    "yard_end",
+    "node_tile",
+    "node_parent",
+    "node_count",
+    "current",
+    "drawn",
+    "went_out",
+)
+"""The fields that make up a round's public state; finished rounds keep a copy of each (``final_*``)."""
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Batch:
+    """Holds B games (or B single rounds) of one rules configuration and player count as arrays.
+
+    Build one with :func:`init` or :func:`from_states`; read a game back with :func:`to_state`.
+    The arrays are public for learning code to read (hands, board, scores); write to them only
+    through :func:`step` and :func:`step_inplace`. With ``T`` tiles in the set, ``V = max_pip + 1``,
+    ``P`` players and ``R`` rounds:
+    """
+
+    tables: Tables
+    """The configuration: rules, players and lookup tables."""
+    single_round: bool
+    """Whether each game is one round (a :class:`~chickenfoot.RoundState`) or a whole game."""
+    deal: str
+    """``"numpy"`` (vectorized deals) or ``"engine"`` (:func:`~chickenfoot.deal_round`, exactly as ``new_game``)."""
+    # -- the round in play -------------------------------------------------------------------------
+    loc: NDArray[np.int8]
+    """B x (T+1): where each tile is: a seat 0..P-1 (in that hand), P (the yard) or P+1 (the board)."""
+    key: NDArray[np.int16]
+    """B x (T+1): the order of tiles inside a hand (drawn tiles sort after dealt ones)."""
+    yard: NDArray[np.int16]
+    """B x (T+1): the yard's tiles in draw order; ``yard[yard_head:yard_end]`` is still there."""
+    yard_head: NDArray[np.int16]
+    yard_end: NDArray[np.int16]
+    node_tile: NDArray[np.int16]
+    """B x (T+1): the tile of each board node, in placement order (node 0 is the center)."""
+    node_parent: NDArray[np.int16]
+    """B x (T+1): the node each node hangs from (-1 for the center)."""
+    node_count: NDArray[np.int16]
+    ends: NDArray[np.int16]
+    """B x (V+1) x V: per value, the non-pending open ends offering it, in node order (the action slots)."""
+    ends_count: NDArray[np.int16]
+    """B x (V+1): how many non-pending open ends offer each value."""
+    pending: NDArray[np.int16]
+    """B: the pending node (OPEN-2, FOOT-2), or -1."""
+    pending_value: NDArray[np.int16]
+    missing: NDArray[np.int16]
+    held: NDArray[np.int16]
+    """B x (V+1): per value, the tiles in all hands carrying it (END-2 and the unfillable-foot variant read it)."""
+    hand_count: NDArray[np.int16]
+    """B x P: tiles in each hand."""
+    current: NDArray[np.int8]
+    """B: the player to move (once a round is over: who went out, else whose turn was next)."""
+    drawn: NDArray[np.int16]
+    """B: the tile drawn this turn (DRAW-1), or -1."""
+    round_over: NDArray[np.bool_]
+    went_out: NDArray[np.int8]
+    # -- the game around it ------------------------------------------------------------------------
+    seed: NDArray[np.int64]
+    """B: each game's seed; every deal of the game is a function of it and the round (DEAL-2)."""
+    round_index: NDArray[np.int16]
+    totals: NDArray[np.int32]
+    """B x P: the scores of the finished rounds, added up (GAME-1)."""
+    game_over: NDArray[np.bool_]
+    """B: whether the game (in ``single_round`` mode: the round) is over."""
+    terminated: NDArray[np.bool_]
+    """B: whether the game ended in the last step (kept when it was reset automatically)."""
+    rewards: NDArray[np.float32]
+    """B x P: what each player earned in the last step."""
+    scores: NDArray[np.int32]
+    """B x R x P: each finished round's scores (SCORE-1)."""
+    final_loc: NDArray[np.int8]
+    final_key: NDArray[np.int16]
+    final_yard: NDArray[np.int16]
+    final_yard_head: NDArray[np.int16]
+    final_yard_end: NDArray[np.int16]
+    final_node_tile: NDArray[np.int16]
+    final_node_parent: NDArray[np.int16]
+    final_node_count: NDArray[np.int16]
+    final_current: NDArray[np.int8]
+    final_drawn: NDArray[np.int16]
+    final_went_out: NDArray[np.int8]
+    reward: str = "win"
+    """``"win"`` (zero-sum win utilities at the end) or ``"score"`` (the mean round score minus one's own, per round)."""
+
+    @property
+    def size(self) -> int:
+        """Gets B, the number of games."""
+        return int(self.loc.shape[0])
+
+    @property
+    def players(self) -> int:
+        """Gets the number of players of every game."""
+        return self.tables.players
+
+    def copy(self) -> Batch:
+        """Returns a batch with copies of every array (what :func:`step` steps)."""
+        arrays = {
+            field.name: getattr(self, field.name).copy()
+            for field in dataclasses.fields(self)
+            if isinstance(getattr(self, field.name), np.ndarray)
+        }
+        return dataclasses.replace(self, **arrays)
+
+    @property
+    def nbytes(self) -> int:
+        """Counts the bytes of every array of the batch."""
+        return sum(
+            getattr(self, field.name).nbytes
+            for field in dataclasses.fields(self)
+            if isinstance(getattr(self, field.name), np.ndarray)
+        )
+
+
+def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: str) -> Batch:
+    """Allocates a batch of ``size`` games with every array zeroed (no game dealt yet)."""
+    t, v, p = tables.tiles, tables.values, tables.players
+    rounds = 0 if single_round else tables.rules.rounds
+    i8, i16 = np.int8, np.int16
+
+    def z(shape: tuple[int, ...], dtype: type) -> NDArray[np.generic]:
+        return np.zeros(shape, dtype=dtype)
+
+    return Batch(
+        tables=tables,
+        single_round=single_round,
+        deal=deal,
+        reward=reward,
+        loc=z((size, t + 1), i8),
+        key=z((size, t + 1), i16),
+        yard=z((size, t + 1), i16),
+        yard_head=z((size,), i16),
+        yard_end=z((size,), i16),
+        node_tile=z((size, t + 1), i16),
+        node_parent=z((size, t + 1), i16),
+        node_count=z((size,), i16),
+        ends=z((size, v + 1, v), i16),
+        ends_count=z((size, v + 1), i16),
+        pending=z((size,), i16),
+        pending_value=z((size,), i16),
+        missing=z((size,), i16),
+        held=z((size, v + 1), i16),
+        hand_count=z((size, p), i16),
+        current=z((size,), i8),
+        drawn=z((size,), i16),
+        round_over=z((size,), np.bool_),
+        went_out=z((size,), i8),
+        seed=z((size,), np.int64),
+        round_index=z((size,), i16),
+        totals=z((size, p), np.int32),
+        game_over=z((size,), np.bool_),
+        terminated=z((size,), np.bool_),
+        rewards=z((size, p), np.float32),
+        scores=z((size, rounds, p), np.int32),
+        final_loc=z((size, rounds, t + 1), i8),
+        final_key=z((size, rounds, t + 1), i16),
+        final_yard=z((size, rounds, t + 1), i16),
+        final_yard_head=z((size, rounds), i16),
+        final_yard_end=z((size, rounds), i16),
+        final_node_tile=z((size, rounds, t + 1), i16),
+        final_node_parent=z((size, rounds, t + 1), i16),
+        final_node_count=z((size, rounds), i16),
+        final_current=z((size, rounds), i8),
+        final_drawn=z((size, rounds), i16),
+        final_went_out=z((size, rounds), i8),
+    )
+
+
+# -- legal moves ------------------------------------------------------------------------------------
+
+
+def _usable(batch: Batch) -> NDArray[np.bool_]:
+    """Gets B x T: the tiles the player to move may play (the drawn tile alone after a draw, DRAW-2/DRAW-3)."""
+    t = batch.tables.tiles
+    hand = batch.loc[:, :t] == batch.current[:, None]
+    drawn = batch.drawn[:, None]
+    return hand & ((drawn < 0) | (np.arange(t) == drawn))
+
+
+def _slots(batch: Batch) -> NDArray[np.int16]:
+    """Gets B x V: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
+    v = batch.tables.values
+    pending = batch.pending[:, None] >= 0
+    only = (np.arange(v) == batch.pending_value[:, None]).astype(np.int16)
+    return np.where(pending, only, batch.ends_count[:, :v])
+
+
+def _plays_per_tile(batch: Batch, usable: NDArray[np.bool_], slots: NDArray[np.int16]) -> tuple[NDArray[np.int16], ...]:
+    """Gets B x T counts of a tile's plays by its high half, by its low half, and in all."""
+    tb = batch.tables
+    t = tb.tiles
+    high, low = tb.high[:t], tb.low[:t]
+    by_high = np.take(slots, high, axis=1) * usable
+    by_low = np.take(slots, low, axis=1) * (usable & (high != low))
+    return by_high, by_low, by_high + by_low
+
+
+def _others(batch: Batch, any_play: NDArray[np.bool_]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """Gets B flags: whether draw is legal, whether pass is legal (DRAW-1..4, YARD-2)."""
+    rules = batch.tables.rules
+    live = ~batch.game_over & ~batch.round_over
+    can_draw = (batch.yard_end - batch.yard_head) > batch.tables.reserve
+    drew = batch.drawn >= 0
+    draw_ok = ~any_play & can_draw & (~drew | rules.draw_until_playable)
+    pass_ok = (~any_play & ~draw_ok) | (drew & any_play & (rules.drawn_tile == "may_play"))
+    return draw_ok & live, pass_ok & live
+
+
+def legal_action_mask(batch: Batch) -> NDArray[np.bool_]:
+    """Gets B x actions: true for each game's legal actions (the numbering of :mod:`chickenfoot.actions`).
+
+    A finished game has no legal action (its row is all false), as ``action_mask`` of a finished state.
+    """
+    tb = batch.tables
+    v, size = tb.values, batch.size
+    live = ~batch.game_over & ~batch.round_over
+    usable = _usable(batch) & live[:, None]
+    slots = _slots(batch)
+    holds = usable[:, tb.pair]  # B x V x V: the player may play the tile (matched, other)
+    mask = np.zeros((size, tb.actions), dtype=np.bool_)
+    plays = mask[:, :-2].reshape(size, v, v, v - 1)  # a view: rows of the mask split by (matched, other, slot)
+    np.logical_and(holds[:, :, :, None], np.arange(v - 1) < slots[:, :, None, None], out=plays)
+    any_play = (holds & (slots > 0)[:, :, None]).any(axis=(1, 2))
+    mask[:, -2], mask[:, -1] = _others(batch, any_play)
+    return mask
+
+
+def _encode(batch: Batch, tile: NDArray[np.intp], within: NDArray[np.int16], by_high: NDArray[np.int16]) -> NDArray[np.intp]:
+    """Gets the actions playing ``tile`` by its ``within``-th play (high half's slots first, then the low half's)."""
+    tb = batch.tables
+    v = tb.values
+    rows = np.arange(batch.size)
+    high, low = tb.high[tile].astype(np.intp), tb.low[tile].astype(np.intp)
+    on_high = within < by_high[rows, tile]
+    matched = np.where(on_high, high, low)
+    other = np.where(on_high, low, high)
+    slot = np.where(on_high, within, within - by_high[rows, tile])
+    return (matched * v + other) * (v - 1) + slot
+
+
+def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[np.intp]:
+    """Picks a legal action per game uniformly at random, without building the mask (same distribution).
+
+    A finished game gets the pass action, which :func:`step` ignores for it.
+    """
+    tb = batch.tables
+    usable = _usable(batch)
+    by_high, _, plays = _plays_per_tile(batch, usable, _slots(batch))
+    count = plays.sum(axis=1)
+    draw_ok, pass_ok = _others(batch, count > 0)
+    choices = count + pass_ok  # pass is the last choice when it is legal alongside plays
+    pick = (rng.random(batch.size) * np.maximum(choices, 1)).astype(np.int64)
+    cumulative = np.cumsum(plays, axis=1)
+    tile = np.argmax(cumulative > pick[:, None], axis=1)
+    rows = np.arange(batch.size)
+    within = (pick - (cumulative[rows, tile] - plays[rows, tile])).astype(np.int16)
+    action = _encode(batch, tile, within, by_high)
+    action = np.where(pick >= count, tb.actions - 1, action)
+    return np.where(draw_ok, tb.actions - 2, action)
+
+
+def greedy_actions(batch: Batch) -> NDArray[np.intp]:
+    """Picks per game the play of the highest-scoring tile (SCORE-1 sheds most), else draws or passes.
+
+    Ties go to the lowest tile index and then the first slot; with a playable drawn tile it plays it.
+    A vectorized cousin of :class:`~chickenfoot.bots.GreedyBot` without its chicken-foot look-ahead.
+    """
+    tb = batch.tables
+    usable = _usable(batch)
+    by_high, _, plays = _plays_per_tile(batch, usable, _slots(batch))
+    count = plays.sum(axis=1)
+    draw_ok, _ = _others(batch, count > 0)
+    worth = np.where(plays > 0, tb.score[: tb.tiles] + 1, 0)
+    tile = np.argmax(worth, axis=1)
+    action = _encode(batch, tile, np.zeros(batch.size, dtype=np.int16), by_high)
+    action = np.where(count > 0, action, tb.actions - 1)
+    return np.where(draw_ok, tb.actions - 2, action)
+
+
+# -- stepping ---------------------------------------------------------------------------------------
+
+
+def _check(batch: Batch, actions: NDArray[np.intp], usable: NDArray[np.bool_]) -> None:
+    """Raises :class:`~chickenfoot.IllegalMoveError` naming the games whose action is not legal."""
+    tb = batch.tables
+    v = tb.values
+    live = ~batch.game_over & ~batch.round_over
+    rows = np.arange(batch.size)
+    slots = _slots(batch)
+    _, _, plays = _plays_per_tile(batch, usable, slots)
+    draw_ok, pass_ok = _others(batch, plays.any(axis=1))
+    in_range = (actions >= 0) & (actions < tb.actions)
+    play = np.clip(actions, 0, tb.actions - 3)
+    pair, slot = np.divmod(play, v - 1)
+    matched, other = np.divmod(pair, v)
+    tile = tb.pair[matched, other]
+    ok_play = (actions < tb.actions - 2) & usable[rows, tile] & (slot < slots[rows, matched])
+    ok = in_range & (ok_play | ((actions == tb.actions - 2) & draw_ok) | ((actions == tb.actions - 1) & pass_ok))
+    bad = np.flatnonzero(live & ~ok)
+    if bad.size:
+        shown = ", ".join(f"game {i}: action {int(actions[i])}" for i in bad[:5])
+        more = f" and {bad.size - 5} more" if bad.size > 5 else ""
+        raise IllegalMoveError(
+            f"illegal action in {bad.size} game{'s' * (bad.size > 1)} ({shown}{more}): "
+            "pick actions where legal_action_mask(batch) is true"
+        )
+
+
+def step_inplace(batch: Batch, actions: NDArray[np.integer], *, check: bool = True) -> Batch:
+    """Applies one action per game to ``batch`` itself and returns it (the in-place form of :func:`step`).
+
+    Finished games ignore their action. With ``check``, an illegal action raises
+    :class:`~chickenfoot.IllegalMoveError` before anything changes.
+    """
+    tb = batch.tables
+    t, v, p = tb.tiles, tb.values, tb.players
+    size = batch.size
+    rows = np.arange(size)
+    actions = np.asarray(actions)
+    if actions.shape != (size,) or actions.dtype.kind not in "iu":
+        raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got shape {actions.shape}")
+    actions = actions.astype(np.intp)
+    usable = _usable(batch)
+    if check:
+        _check(batch, actions, usable)
+    batch.terminated[:] = False
+    batch.rewards[:] = 0
+    live = ~batch.game_over & ~batch.round_over
+    is_play = live & (actions < tb.actions - 2)
+    is_draw = live & (actions == tb.actions - 2)
+    is_pass = live & (actions == tb.actions - 1)
+    pair, slot = np.divmod(np.where(is_play, actions, 0), v - 1)
+    matched, other = np.divmod(pair, v)
+    player = batch.current.astype(np.intp)
+    pending = batch.pending >= 0
+
+    # PLAY-1: the tile leaves the hand for a new node on the end the action names.
+    tile = np.where(is_play, tb.pair[matched, other], t)
+    open_row = np.where(is_play & ~pending, matched, v)
+    onto = np.where(pending, batch.pending, batch.ends[rows, open_row, slot])
+    node = np.where(is_play, batch.node_count, t)
+    batch.node_tile[rows, node] = tile
+    batch.node_parent[rows, node] = onto
+    batch.node_count[:] += is_play
+    batch.loc[rows, tile] = tb.board_slot
+    batch.hand_count[rows, player] -= is_play
+    batch.held[rows, np.where(is_play, matched, v)] -= 1
+    batch.held[rows, np.where(is_play & (other != matched), other, v)] -= 1
+    # PLAY-2: a non-pending end takes one tile, so it leaves its value's list (the later slots move up).
+    row = batch.ends[rows, open_row]
+    batch.ends[rows, open_row, : v - 1] = np.where(np.arange(v - 1) < slot[:, None], row[:, :-1], row[:, 1:])
+    batch.ends_count[rows, open_row] -= 1
+    # OPEN-3, FOOT-3: the pending node stops pending once full.
+    filled = is_play & pending
+    batch.missing[:] -= filled
+    batch.pending[:] = np.where(filled & (batch.missing == 0), -1, batch.pending)
+    # FOOT-1: a double becomes a pending foot; any other tile offers its other half at the end of that list.
+    foot = is_play & (matched == other)
+    batch.pending[:] = np.where(foot, node, batch.pending)
+    batch.pending_value[:] = np.where(foot, matched, batch.pending_value)
+    batch.missing[:] = np.where(foot, FOOT_TOES, batch.missing)
+    new_row = np.where(is_play & ~foot, other, v)
+    batch.ends[rows, new_row, np.minimum(batch.ends_count[rows, new_row], v - 1)] = node
+    batch.ends_count[rows, new_row] += 1
+    batch.ends_count[:, v] = 0
+    out = is_play & (batch.hand_count[rows, player] == 0)  # END-1
+
+    # DRAW-1: yard[0] joins the hand; the turn goes on with the drawn tile remembered.
+    drawn = np.where(is_draw, batch.yard[rows, batch.yard_head], t)
+    batch.loc[rows, drawn] = np.where(is_draw, player, batch.loc[rows, drawn])
+    batch.yard_head[:] += is_draw
+    batch.hand_count[rows, player] += is_draw
+    batch.held[rows, np.where(is_draw, tb.high[drawn], v)] += 1
+    batch.held[rows, np.where(is_draw & (tb.high[drawn] != tb.low[drawn]), tb.low[drawn], v)] += 1
+    batch.held[:, v] = 0
+    batch.drawn[:] = np.where(is_draw, drawn, np.where(is_play | is_pass, -1, batch.drawn))
+
+    # TURN-1: a play (unless it went out) or a pass hands the turn on.
+    batch.current[:] = np.where((is_play & ~out) | is_pass, (player + 1) % p, player)
+
+    # END-2 after every move (and the unfillable-foot variant after a foot is laid).
+    moved = is_play | is_draw | is_pass
+    ended = out | (moved & _blocked(batch))
+    if tb.rules.unfillable_foot_ends_round:
+        ended |= foot & _foot_unfillable(batch)
+    batch.round_over[:] |= ended
+    batch.went_out[:] = np.where(moved, np.where(out, player, -1), batch.went_out)
+    finished = np.flatnonzero(ended)
+    if finished.size:
+        _end_rounds(batch, finished)
+    return batch
+
+
+def step(batch: Batch, actions: NDArray[np.integer], *, check: bool = True, autoreset: bool = False) -> Batch:
+    """Returns the batch after one action per game; ``batch`` itself is never changed.
+
+    ``actions`` holds one action number per game (finished games ignore theirs). The new batch's
+    ``terminated`` and ``rewards`` tell which games ended in this step and what they paid. With
+    ``autoreset``, those games are dealt again at once (``terminated`` still says they ended).
+    """
+    stepped = step_inplace(batch.copy(), actions, check=check)
+    if autoreset:
+        reset_finished(stepped)
+    return stepped
+
+
+def _blocked(batch: Batch) -> NDArray[np.bool_]:
+    """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
+    v = batch.tables.values
+    playable = _slots(batch) > 0
+    someone_can_play = (playable & (batch.held[:, :v] > 0)).any(axis=1)
+    return ((batch.yard_end - batch.yard_head) <= batch.tables.reserve) & ~someone_can_play
+
+
+def _foot_unfillable(batch: Batch) -> NDArray[np.bool_]:
+    """END-2 variant: the pending foot needs more toes than hands and the drawable yard hold."""
+    tb = batch.tables
+    rows = np.arange(batch.size)
+    value = batch.pending_value[:, None]
+    position = np.arange(tb.tiles + 1)
+    drawable = (position >= batch.yard_head[:, None]) & (position < (batch.yard_end - tb.reserve)[:, None])
+    carries = (tb.high[batch.yard] == value) | (tb.low[batch.yard] == value)
+    available = batch.held[rows, batch.pending_value] + (drawable & carries).sum(axis=1)
+    return available < batch.missing
+
+
+def _end_rounds(batch: Batch, games: NDArray[np.intp]) -> None:
+    """Scores the rounds that just ended (SCORE-1), adds them up (GAME-1) and deals the next (ROUND-1)."""
+    from ._deal import deal_rounds
+
+    tb = batch.tables
+    loc = batch.loc[games, : tb.tiles]
+    scores = np.stack([(np.where(loc == seat, tb.score[: tb.tiles], 0)).sum(axis=1) for seat in range(tb.players)], 1)
+    last = batch.node_tile[games, batch.node_count[games] - 1]
+    out = batch.went_out[games]
+    penalty = (out >= 0) & (tb.high[last] == tb.low[last])  # the double-out variant of SCORE-1
+    scores[np.flatnonzero(penalty), out[penalty]] += tb.rules.double_out_penalty
+    if batch.reward == "score":
+        batch.rewards[games] = scores.mean(axis=1, keepdims=True) - scores
+    if batch.single_round:
+        batch.game_over[games] = True
+        batch.terminated[games] = True
+        if batch.reward == "win":
+            batch.rewards[games] = _utilities(scores == scores.min(axis=1, keepdims=True))
+        return
+    rounds = batch.round_index[games]
+    batch.scores[games, rounds] = scores
+    for name in ROUND_FIELDS:
+        getattr(batch, "final_" + name)[games, rounds] = getattr(batch, name)[games]
+    batch.totals[games] += scores
+    last_round = rounds == tb.rules.rounds - 1
+    over = games[last_round]
+    if over.size:
+        batch.game_over[over] = True
+        batch.terminated[over] = True
+        if batch.reward == "win":
+            batch.rewards[over] = _utilities(winners(batch, over))
+    going_on = games[~last_round]
+    if going_on.size:
+        batch.round_index[going_on] += 1
+        deal_rounds(batch, going_on)
+
+
+def winners(batch: Batch, games: NDArray[np.intp]) -> NDArray[np.bool_]:
+    """Gets len(games) x P: who won each finished game (GAME-1, TIE-1, TIE-2)."""
+    totals = batch.totals[games]
+    won = totals == totals.min(axis=1, keepdims=True)
+    if batch.tables.rules.tie_break == "share":
+        return won
+    # TIE-2: the most zero-score rounds, then the lowest non-zero round score, the next lowest, ...
+    scores = batch.scores[games]
+    zeros = (scores == 0).sum(axis=1)
+    won &= zeros == np.where(won, zeros, -1).max(axis=1, keepdims=True)
+    ordered = np.sort(np.where(scores == 0, np.iinfo(np.int32).max, scores), axis=1)
+    for k in range(ordered.shape[1]):
+        column = np.where(won, ordered[:, k, :], np.iinfo(np.int32).max)
+        won &= column == column.min(axis=1, keepdims=True)
+    return won
+
+
+def _utilities(won: NDArray[np.bool_]) -> NDArray[np.float32]:
+    """Gets zero-sum win utilities as :func:`chickenfoot.win_utilities`: a win shared by the winners pays 1."""
+    players = won.shape[1]
+    share = won / won.sum(axis=1, keepdims=True)
+    return (players / (players - 1) * (share - 1 / players)).astype(np.float32)
+
+
+def reset_finished(batch: Batch) -> Batch:
+    """Deals a new game in place of every finished one (seed + B), keeping ``terminated`` and ``rewards``."""
+    from ._deal import start_games
+
+    games = np.flatnonzero(batch.game_over)
+    if games.size:
+        batch.seed[games] += batch.size
+        start_games(batch, games, first_round=batch.round_index[games] if batch.single_round else None)
+    return batch
+
