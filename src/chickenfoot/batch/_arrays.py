@@ -9,7 +9,7 @@ for the others, so no game is ever selected out of the batch on the hot path.
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from .._errors import IllegalMoveError
 from ._tables import Tables
 
 if TYPE_CHECKING:
-    from numpy.typing import NDArray
+    from numpy.typing import ArrayLike, NDArray
 
 ROUND_FIELDS = (
     "loc",
@@ -75,7 +75,7 @@ class Batch:
     pending_value: NDArray[np.int16]
     missing: NDArray[np.int16]
     held: NDArray[np.int16]
-    """B x (V+1): per value, the tiles in all hands carrying it (END-2 and the unfillable-foot variant read it)."""
+    """B x P x (V+1): per seat and value, the tiles in that hand carrying it (a double counts once)."""
     hand_count: NDArray[np.int16]
     """B x P: tiles in each hand."""
     current: NDArray[np.int8]
@@ -168,7 +168,7 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
         pending=z((size,), i16),
         pending_value=z((size,), i16),
         missing=z((size,), i16),
-        held=z((size, v + 1), i16),
+        held=z((size, p, v + 1), i16),
         hand_count=z((size, p), i16),
         current=z((size,), i8),
         drawn=z((size,), i16),
@@ -196,6 +196,18 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
 
 
 # -- legal moves ------------------------------------------------------------------------------------
+#
+# Hot paths index rows with flat offsets (``array.reshape(-1)[offset + column]``): numpy's 2-D
+# fancy indexing costs several times more per game.
+
+
+def _flat(array: NDArray[Any]) -> NDArray[Any]:
+    """Gets a flat view of a C-contiguous array (every batch array is one)."""
+    return array.reshape(-1)
+
+
+def _live(batch: Batch) -> NDArray[np.bool_]:
+    return ~batch.game_over & ~batch.round_over
 
 
 def _usable(batch: Batch) -> NDArray[np.bool_]:
@@ -203,7 +215,7 @@ def _usable(batch: Batch) -> NDArray[np.bool_]:
     t = batch.tables.tiles
     hand = batch.loc[:, :t] == batch.current[:, None]
     drawn = batch.drawn[:, None]
-    return hand & ((drawn < 0) | (np.arange(t) == drawn))
+    return hand & ((drawn < 0) | (np.arange(t) == drawn)) & _live(batch)[:, None]
 
 
 def _slots(batch: Batch) -> NDArray[np.int16]:
@@ -214,20 +226,21 @@ def _slots(batch: Batch) -> NDArray[np.int16]:
     return np.where(pending, only, batch.ends_count[:, :v])
 
 
-def _plays_per_tile(batch: Batch, usable: NDArray[np.bool_], slots: NDArray[np.int16]) -> tuple[NDArray[np.int16], ...]:
-    """Gets B x T counts of a tile's plays by its high half, by its low half, and in all."""
+def _mover_values(batch: Batch) -> NDArray[np.int16]:
+    """Gets B x V: per value, the tiles carrying it that the player to move may play."""
     tb = batch.tables
-    t = tb.tiles
-    high, low = tb.high[:t], tb.low[:t]
-    by_high = np.take(slots, high, axis=1) * usable
-    by_low = np.take(slots, low, axis=1) * (usable & (high != low))
-    return by_high, by_low, by_high + by_low
+    v, p = tb.values, tb.players
+    rows = np.arange(batch.size)
+    counts = _flat(batch.held)[((rows * p + batch.current) * (v + 1))[:, None] + np.arange(v)]
+    drawn = batch.drawn[:, None]
+    only = ((tb.high[drawn] == np.arange(v)) | (tb.low[drawn] == np.arange(v))).astype(np.int16)
+    return np.where(drawn >= 0, only, counts) * _live(batch)[:, None]
 
 
 def _others(batch: Batch, any_play: NDArray[np.bool_]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
     """Gets B flags: whether draw is legal, whether pass is legal (DRAW-1..4, YARD-2)."""
     rules = batch.tables.rules
-    live = ~batch.game_over & ~batch.round_over
+    live = _live(batch)
     can_draw = (batch.yard_end - batch.yard_head) > batch.tables.reserve
     drew = batch.drawn >= 0
     draw_ok = ~any_play & can_draw & (~drew | rules.draw_until_playable)
@@ -242,48 +255,53 @@ def legal_action_mask(batch: Batch) -> NDArray[np.bool_]:
     """
     tb = batch.tables
     v, size = tb.values, batch.size
-    live = ~batch.game_over & ~batch.round_over
-    usable = _usable(batch) & live[:, None]
     slots = _slots(batch)
-    holds = usable[:, tb.pair]  # B x V x V: the player may play the tile (matched, other)
+    holds = _usable(batch)[:, tb.pair]  # B x V x V: the player may play the tile (matched, other)
     mask = np.zeros((size, tb.actions), dtype=np.bool_)
     plays = mask[:, :-2].reshape(size, v, v, v - 1)  # a view: rows of the mask split by (matched, other, slot)
     np.logical_and(holds[:, :, :, None], np.arange(v - 1) < slots[:, :, None, None], out=plays)
-    any_play = (holds & (slots > 0)[:, :, None]).any(axis=(1, 2))
+    any_play = ((_mover_values(batch) > 0) & (slots > 0)).any(axis=1)
     mask[:, -2], mask[:, -1] = _others(batch, any_play)
     return mask
 
 
-def _encode(batch: Batch, tile: NDArray[np.intp], within: NDArray[np.int16], by_high: NDArray[np.int16]) -> NDArray[np.intp]:
-    """Gets the actions playing ``tile`` by its ``within``-th play (high half's slots first, then the low half's)."""
-    tb = batch.tables
-    v = tb.values
-    rows = np.arange(batch.size)
-    high, low = tb.high[tile].astype(np.intp), tb.low[tile].astype(np.intp)
-    on_high = within < by_high[rows, tile]
-    matched = np.where(on_high, high, low)
-    other = np.where(on_high, low, high)
-    slot = np.where(on_high, within, within - by_high[rows, tile])
-    return (matched * v + other) * (v - 1) + slot
+def _nth_true(flags: NDArray[np.bool_], n: NDArray[np.integer]) -> NDArray[np.intp]:
+    """Gets per row the column of the ``n``-th (0-based) true flag (a loop over a short row)."""
+    seen = np.zeros(flags.shape[0], dtype=np.int16)
+    found = np.zeros(flags.shape[0], dtype=np.intp)
+    for column in range(flags.shape[1]):
+        hit = flags[:, column] & (seen == n)
+        found[hit] = column
+        seen += flags[:, column]
+    return found
 
 
 def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[np.intp]:
     """Picks a legal action per game uniformly at random, without building the mask (same distribution).
 
+    A play is a matched value, one of its slots and a tile carrying it, so the pick goes value
+    first (weighted by its plays), then slot and tile, each uniform; no per-tile array is built.
     A finished game gets the pass action, which :func:`step` ignores for it.
     """
     tb = batch.tables
-    usable = _usable(batch)
-    by_high, _, plays = _plays_per_tile(batch, usable, _slots(batch))
-    count = plays.sum(axis=1)
+    v = tb.values
+    size = batch.size
+    slots = _slots(batch)
+    per_value = slots * _mover_values(batch)  # plays matched against each value
+    count = per_value.sum(axis=1)
     draw_ok, pass_ok = _others(batch, count > 0)
-    choices = count + pass_ok  # pass is the last choice when it is legal alongside plays
-    pick = (rng.random(batch.size) * np.maximum(choices, 1)).astype(np.int64)
-    cumulative = np.cumsum(plays, axis=1)
-    tile = np.argmax(cumulative > pick[:, None], axis=1)
-    rows = np.arange(batch.size)
-    within = (pick - (cumulative[rows, tile] - plays[rows, tile])).astype(np.int16)
-    action = _encode(batch, tile, within, by_high)
+    uniform = rng.random((3, size))
+    pick = (uniform[0] * (count + pass_ok)).astype(np.int64)  # pass is the last choice when legal with plays
+    cumulative = np.cumsum(per_value, axis=1)
+    matched = np.minimum((cumulative <= pick[:, None]).sum(axis=1), v - 1)
+    rows = np.arange(size)
+    slot = (uniform[1] * _flat(slots)[rows * v + matched]).astype(np.intp)
+    # The tiles carrying ``matched`` the mover may play, by their other half; take one at random.
+    tiles = tb.pair[matched]  # B x V
+    usable = _flat(batch.loc)[(rows * (tb.tiles + 1))[:, None] + tiles] == batch.current[:, None]
+    usable &= (batch.drawn[:, None] < 0) | (tiles == batch.drawn[:, None])
+    other = _nth_true(usable, (uniform[2] * usable.sum(axis=1)).astype(np.int16))
+    action = (matched * v + other) * (v - 1) + slot
     action = np.where(pick >= count, tb.actions - 1, action)
     return np.where(draw_ok, tb.actions - 2, action)
 
@@ -291,41 +309,45 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[np.intp]:
 def greedy_actions(batch: Batch) -> NDArray[np.intp]:
     """Picks per game the play of the highest-scoring tile (SCORE-1 sheds most), else draws or passes.
 
-    Ties go to the lowest tile index and then the first slot; with a playable drawn tile it plays it.
-    A vectorized cousin of :class:`~chickenfoot.bots.GreedyBot` without its chicken-foot look-ahead.
+    Ties go to the lowest tile index and then to its high half's first slot; with a playable
+    drawn tile it plays it. A vectorized cousin of :class:`~chickenfoot.bots.GreedyBot`
+    without its chicken-foot look-ahead.
     """
     tb = batch.tables
-    usable = _usable(batch)
-    by_high, _, plays = _plays_per_tile(batch, usable, _slots(batch))
-    count = plays.sum(axis=1)
-    draw_ok, _ = _others(batch, count > 0)
-    worth = np.where(plays > 0, tb.score[: tb.tiles] + 1, 0)
-    tile = np.argmax(worth, axis=1)
-    action = _encode(batch, tile, np.zeros(batch.size, dtype=np.int16), by_high)
-    action = np.where(count > 0, action, tb.actions - 1)
+    t, v = tb.tiles, tb.values
+    rows = np.arange(batch.size)
+    slots = _slots(batch)
+    by_high = slots[:, tb.high[:t]]
+    by_low = slots[:, tb.low[:t]]
+    plays = _usable(batch) & ((by_high > 0) | (by_low > 0))
+    draw_ok, _ = _others(batch, plays.any(axis=1))
+    tile = np.argmax(np.where(plays, tb.score[:t] + 1, 0), axis=1)
+    on_high = _flat(by_high)[rows * t + tile] > 0
+    high, low = tb.high[tile].astype(np.intp), tb.low[tile].astype(np.intp)
+    matched, other = np.where(on_high, high, low), np.where(on_high, low, high)
+    action = np.where(plays.any(axis=1), (matched * v + other) * (v - 1), tb.actions - 1)
     return np.where(draw_ok, tb.actions - 2, action)
 
 
 # -- stepping ---------------------------------------------------------------------------------------
 
 
-def _check(batch: Batch, actions: NDArray[np.intp], usable: NDArray[np.bool_]) -> None:
+def _check(batch: Batch, actions: NDArray[np.intp], slots: NDArray[np.int16]) -> None:
     """Raises :class:`~chickenfoot.IllegalMoveError` naming the games whose action is not legal."""
     tb = batch.tables
     v = tb.values
-    live = ~batch.game_over & ~batch.round_over
     rows = np.arange(batch.size)
-    slots = _slots(batch)
-    _, _, plays = _plays_per_tile(batch, usable, slots)
-    draw_ok, pass_ok = _others(batch, plays.any(axis=1))
-    in_range = (actions >= 0) & (actions < tb.actions)
+    draw_ok, pass_ok = _others(batch, ((_mover_values(batch) > 0) & (slots > 0)).any(axis=1))
     play = np.clip(actions, 0, tb.actions - 3)
     pair, slot = np.divmod(play, v - 1)
     matched, other = np.divmod(pair, v)
     tile = tb.pair[matched, other]
-    ok_play = (actions < tb.actions - 2) & usable[rows, tile] & (slot < slots[rows, matched])
-    ok = in_range & (ok_play | ((actions == tb.actions - 2) & draw_ok) | ((actions == tb.actions - 1) & pass_ok))
-    bad = np.flatnonzero(live & ~ok)
+    usable = (_flat(batch.loc)[rows * (tb.tiles + 1) + tile] == batch.current) & (
+        (batch.drawn < 0) | (batch.drawn == tile)
+    )
+    ok_play = (actions >= 0) & (actions < tb.actions - 2) & usable & (slot < _flat(slots)[rows * v + matched])
+    ok = ok_play | ((actions == tb.actions - 2) & draw_ok) | ((actions == tb.actions - 1) & pass_ok)
+    bad = np.flatnonzero(_live(batch) & ~ok)
     if bad.size:
         shown = ", ".join(f"game {i}: action {int(actions[i])}" for i in bad[:5])
         more = f" and {bad.size - 5} more" if bad.size > 5 else ""
@@ -335,7 +357,7 @@ def _check(batch: Batch, actions: NDArray[np.intp], usable: NDArray[np.bool_]) -
         )
 
 
-def step_inplace(batch: Batch, actions: NDArray[np.integer], *, check: bool = True) -> Batch:
+def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True) -> Batch:
     """Applies one action per game to ``batch`` itself and returns it (the in-place form of :func:`step`).
 
     Finished games ignore their action. With ``check``, an illegal action raises
@@ -344,41 +366,48 @@ def step_inplace(batch: Batch, actions: NDArray[np.integer], *, check: bool = Tr
     tb = batch.tables
     t, v, p = tb.tiles, tb.values, tb.players
     size = batch.size
-    rows = np.arange(size)
-    actions = np.asarray(actions)
-    if actions.shape != (size,) or actions.dtype.kind not in "iu":
-        raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got shape {actions.shape}")
-    actions = actions.astype(np.intp)
-    usable = _usable(batch)
+    chosen = np.asarray(actions)
+    if chosen.shape != (size,) or chosen.dtype.kind not in "iu":
+        raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got {chosen.shape} {chosen.dtype}")
+    chosen = chosen.astype(np.intp)
+    slots = _slots(batch)
     if check:
-        _check(batch, actions, usable)
+        _check(batch, chosen, slots)
+    rows = np.arange(size)
+    by_tile = rows * (t + 1)  # flat offsets of each game's row in the B x (T+1) arrays
+    by_value = rows * (v + 1)
     batch.terminated[:] = False
     batch.rewards[:] = 0
-    live = ~batch.game_over & ~batch.round_over
-    is_play = live & (actions < tb.actions - 2)
-    is_draw = live & (actions == tb.actions - 2)
-    is_pass = live & (actions == tb.actions - 1)
-    pair, slot = np.divmod(np.where(is_play, actions, 0), v - 1)
+    live = _live(batch)
+    is_play = live & (chosen < tb.actions - 2)
+    is_draw = live & (chosen == tb.actions - 2)
+    is_pass = live & (chosen == tb.actions - 1)
+    pair, slot = np.divmod(np.where(is_play, chosen, 0), v - 1)
     matched, other = np.divmod(pair, v)
     player = batch.current.astype(np.intp)
+    held = _flat(batch.held)
+    by_mover = (rows * p + player) * (v + 1)  # flat offset of the mover's per-value counts
     pending = batch.pending >= 0
 
     # PLAY-1: the tile leaves the hand for a new node on the end the action names.
     tile = np.where(is_play, tb.pair[matched, other], t)
     open_row = np.where(is_play & ~pending, matched, v)
-    onto = np.where(pending, batch.pending, batch.ends[rows, open_row, slot])
+    ends = _flat(batch.ends)
+    onto = np.where(pending, batch.pending, ends[(by_value + open_row) * v + slot])
     node = np.where(is_play, batch.node_count, t)
-    batch.node_tile[rows, node] = tile
-    batch.node_parent[rows, node] = onto
+    _flat(batch.node_tile)[by_tile + node] = tile
+    _flat(batch.node_parent)[by_tile + node] = onto
     batch.node_count[:] += is_play
-    batch.loc[rows, tile] = tb.board_slot
+    _flat(batch.loc)[by_tile + tile] = tb.board_slot
     batch.hand_count[rows, player] -= is_play
-    batch.held[rows, np.where(is_play, matched, v)] -= 1
-    batch.held[rows, np.where(is_play & (other != matched), other, v)] -= 1
+    held[by_mover + np.where(is_play, matched, v)] -= 1
+    held[by_mover + np.where(is_play & (other != matched), other, v)] -= 1
     # PLAY-2: a non-pending end takes one tile, so it leaves its value's list (the later slots move up).
-    row = batch.ends[rows, open_row]
-    batch.ends[rows, open_row, : v - 1] = np.where(np.arange(v - 1) < slot[:, None], row[:, :-1], row[:, 1:])
-    batch.ends_count[rows, open_row] -= 1
+    line = batch.ends.reshape(-1, v)
+    row = line[by_value + open_row]
+    line[by_value + open_row, : v - 1] = np.where(np.arange(v - 1) < slot[:, None], row[:, :-1], row[:, 1:])
+    counts = _flat(batch.ends_count)
+    counts[by_value + open_row] -= 1
     # OPEN-3, FOOT-3: the pending node stops pending once full.
     filled = is_play & pending
     batch.missing[:] -= filled
@@ -388,20 +417,21 @@ def step_inplace(batch: Batch, actions: NDArray[np.integer], *, check: bool = Tr
     batch.pending[:] = np.where(foot, node, batch.pending)
     batch.pending_value[:] = np.where(foot, matched, batch.pending_value)
     batch.missing[:] = np.where(foot, FOOT_TOES, batch.missing)
-    new_row = np.where(is_play & ~foot, other, v)
-    batch.ends[rows, new_row, np.minimum(batch.ends_count[rows, new_row], v - 1)] = node
-    batch.ends_count[rows, new_row] += 1
+    new_row = by_value + np.where(is_play & ~foot, other, v)
+    ends[new_row * v + np.minimum(counts[new_row], v - 1)] = node
+    counts[new_row] += 1
     batch.ends_count[:, v] = 0
     out = is_play & (batch.hand_count[rows, player] == 0)  # END-1
 
     # DRAW-1: yard[0] joins the hand; the turn goes on with the drawn tile remembered.
-    drawn = np.where(is_draw, batch.yard[rows, batch.yard_head], t)
-    batch.loc[rows, drawn] = np.where(is_draw, player, batch.loc[rows, drawn])
+    drawn = np.where(is_draw, _flat(batch.yard)[by_tile + batch.yard_head], t)
+    _flat(batch.loc)[by_tile + drawn] = np.where(is_draw, player, tb.board_slot)
     batch.yard_head[:] += is_draw
     batch.hand_count[rows, player] += is_draw
-    batch.held[rows, np.where(is_draw, tb.high[drawn], v)] += 1
-    batch.held[rows, np.where(is_draw & (tb.high[drawn] != tb.low[drawn]), tb.low[drawn], v)] += 1
-    batch.held[:, v] = 0
+    high, low = tb.high[drawn], tb.low[drawn]
+    held[by_mover + np.where(is_draw, high, v)] += 1
+    held[by_mover + np.where(is_draw & (high != low), low, v)] += 1
+    batch.held[:, :, v] = 0
     batch.drawn[:] = np.where(is_draw, drawn, np.where(is_play | is_pass, -1, batch.drawn))
 
     # TURN-1: a play (unless it went out) or a pass hands the turn on.
@@ -420,7 +450,7 @@ def step_inplace(batch: Batch, actions: NDArray[np.integer], *, check: bool = Tr
     return batch
 
 
-def step(batch: Batch, actions: NDArray[np.integer], *, check: bool = True, autoreset: bool = False) -> Batch:
+def step(batch: Batch, actions: ArrayLike, *, check: bool = True, autoreset: bool = False) -> Batch:
     """Returns the batch after one action per game; ``batch`` itself is never changed.
 
     ``actions`` holds one action number per game (finished games ignore theirs). The new batch's
@@ -433,11 +463,14 @@ def step(batch: Batch, actions: NDArray[np.integer], *, check: bool = True, auto
     return stepped
 
 
+def _in_hands(batch: Batch) -> NDArray[np.int16]:
+    """Gets B x V: per value, the tiles carrying it in all hands."""
+    return batch.held[:, :, : batch.tables.values].sum(axis=1, dtype=np.int16)
+
+
 def _blocked(batch: Batch) -> NDArray[np.bool_]:
     """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
-    v = batch.tables.values
-    playable = _slots(batch) > 0
-    someone_can_play = (playable & (batch.held[:, :v] > 0)).any(axis=1)
+    someone_can_play = ((_slots(batch) > 0) & (_in_hands(batch) > 0)).any(axis=1)
     return ((batch.yard_end - batch.yard_head) <= batch.tables.reserve) & ~someone_can_play
 
 
@@ -449,7 +482,7 @@ def _foot_unfillable(batch: Batch) -> NDArray[np.bool_]:
     position = np.arange(tb.tiles + 1)
     drawable = (position >= batch.yard_head[:, None]) & (position < (batch.yard_end - tb.reserve)[:, None])
     carries = (tb.high[batch.yard] == value) | (tb.low[batch.yard] == value)
-    available = batch.held[rows, batch.pending_value] + (drawable & carries).sum(axis=1)
+    available = _in_hands(batch)[rows, batch.pending_value] + (drawable & carries).sum(axis=1)
     return available < batch.missing
 
 

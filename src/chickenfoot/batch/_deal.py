@@ -111,8 +111,8 @@ def _deal_numpy(batch: Batch, games: NDArray[np.intp]) -> None:
         first = starter  # DEAL-A4
     in_hand = batch.loc[games, :t, None] == np.arange(p)  # n x T x P
     batch.hand_count[games] = in_hand.sum(axis=1)
-    batch.held[games, :v] = in_hand.any(axis=2).astype(np.int16) @ tb.carries
-    batch.held[games, v] = 0
+    batch.held[games, :, :v] = np.einsum("ntp,tv->npv", in_hand.astype(np.int16), tb.carries)
+    batch.held[games, :, v] = 0
     batch.node_tile[games, 0] = center
     batch.node_parent[games, 0] = -1
     batch.node_count[games] = 1
@@ -132,13 +132,13 @@ def load_round(batch: Batch, game: int, state: RoundState) -> None:
     t, v = tb.tiles, tb.values
     loc = [tb.board_slot] * (t + 1)
     key = [0] * (t + 1)
-    held = [0] * (v + 1)
+    held = [[0] * (v + 1) for _ in state.hands]
     for seat, hand in enumerate(state.hands):
         for position, tile in enumerate(hand):
             loc[tile.index] = seat
             key[tile.index] = position
-            held[tile.high] += 1
-            held[tile.low] += tile.low != tile.high
+            held[seat][tile.high] += 1
+            held[seat][tile.low] += tile.low != tile.high
     for position, tile in enumerate(state.yard):
         loc[tile.index] = tb.yard_slot
         key[tile.index] = t + position  # drawn tiles join a hand after every dealt one
