@@ -9,6 +9,7 @@ for the others, so no game is ever selected out of the batch on the hot path.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -59,35 +60,42 @@ class Batch:
     """B x (T+1): the order of tiles inside a hand (drawn tiles sort after dealt ones)."""
     yard: NDArray[np.int16]
     """B x (T+1): the yard's tiles in draw order; ``yard[yard_head:yard_end]`` is still there."""
-    yard_head: NDArray[np.int16]
-    yard_end: NDArray[np.int16]
+    yard_head: NDArray[np.intp]
+    yard_end: NDArray[np.intp]
     node_tile: NDArray[np.int16]
     """B x (T+1): the tile of each board node, in placement order (node 0 is the center)."""
     node_parent: NDArray[np.int16]
     """B x (T+1): the node each node hangs from (-1 for the center)."""
-    node_count: NDArray[np.int16]
+    node_count: NDArray[np.intp]
     ends: NDArray[np.int16]
-    """B x (V+1) x V: per value, the non-pending open ends offering it, in node order (the action slots)."""
-    ends_count: NDArray[np.int16]
-    """B x (V+1): how many non-pending open ends offer each value."""
-    pending: NDArray[np.int16]
+    """(V+1) x V x B: per value, the non-pending open ends offering it, in node order (the action slots)."""
+    ends_count: NDArray[np.intp]
+    """(V+1) x B: how many non-pending open ends offer each value.
+
+    Per-value arrays put the game last, so sums over values add whole rows (several times
+    faster than reducing short rows)."""
+    pending: NDArray[np.intp]
     """B: the pending node (OPEN-2, FOOT-2), or -1."""
-    pending_value: NDArray[np.int16]
-    missing: NDArray[np.int16]
+    pending_value: NDArray[np.intp]
+    missing: NDArray[np.intp]
     held: NDArray[np.int16]
-    """B x P x (V+1): per seat and value, the tiles in that hand carrying it (a double counts once)."""
+    """P x (V+1) x B: per seat and value, the tiles in that hand carrying it (a double counts once)."""
+    slots: NDArray[np.intp]
+    """V x B: per value, how many nodes take a tile carrying it now (derived, refreshed by every step)."""
+    mover: NDArray[np.int16]
+    """V x B: per value, the tiles carrying it the player to move may play (derived; 0 once over)."""
     hand_count: NDArray[np.int16]
     """B x P: tiles in each hand."""
-    current: NDArray[np.int8]
+    current: NDArray[np.intp]
     """B: the player to move (once a round is over: who went out, else whose turn was next)."""
-    drawn: NDArray[np.int16]
+    drawn: NDArray[np.intp]
     """B: the tile drawn this turn (DRAW-1), or -1."""
     round_over: NDArray[np.bool_]
-    went_out: NDArray[np.int8]
+    went_out: NDArray[np.intp]
     # -- the game around it ------------------------------------------------------------------------
     seed: NDArray[np.int64]
     """B: each game's seed; every deal of the game is a function of it and the round (DEAL-2)."""
-    round_index: NDArray[np.int16]
+    round_index: NDArray[np.intp]
     totals: NDArray[np.int32]
     """B x P: the scores of the finished rounds, added up (GAME-1)."""
     game_over: NDArray[np.bool_]
@@ -101,14 +109,14 @@ class Batch:
     final_loc: NDArray[np.int8]
     final_key: NDArray[np.int16]
     final_yard: NDArray[np.int16]
-    final_yard_head: NDArray[np.int16]
-    final_yard_end: NDArray[np.int16]
+    final_yard_head: NDArray[np.intp]
+    final_yard_end: NDArray[np.intp]
     final_node_tile: NDArray[np.int16]
     final_node_parent: NDArray[np.int16]
-    final_node_count: NDArray[np.int16]
-    final_current: NDArray[np.int8]
-    final_drawn: NDArray[np.int16]
-    final_went_out: NDArray[np.int8]
+    final_node_count: NDArray[np.intp]
+    final_current: NDArray[np.intp]
+    final_drawn: NDArray[np.intp]
+    final_went_out: NDArray[np.intp]
     reward: str = "win"
     """``"win"`` (zero-sum win utilities at the end) or ``"score"`` (the mean round score minus one's own, per round)."""
 
@@ -145,7 +153,7 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
     """Allocates a batch of ``size`` games with every array zeroed (no game dealt yet)."""
     t, v, p = tables.tiles, tables.values, tables.players
     rounds = 0 if single_round else tables.rules.rounds
-    i8, i16 = np.int8, np.int16
+    i8, i16, n = np.int8, np.int16, np.intp
 
     def z(shape: tuple[int, ...], dtype: type) -> NDArray[np.generic]:
         return np.zeros(shape, dtype=dtype)
@@ -158,24 +166,26 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
         loc=z((size, t + 1), i8),
         key=z((size, t + 1), i16),
         yard=z((size, t + 1), i16),
-        yard_head=z((size,), i16),
-        yard_end=z((size,), i16),
+        yard_head=z((size,), n),
+        yard_end=z((size,), n),
         node_tile=z((size, t + 1), i16),
         node_parent=z((size, t + 1), i16),
-        node_count=z((size,), i16),
-        ends=z((size, v + 1, v), i16),
-        ends_count=z((size, v + 1), i16),
-        pending=z((size,), i16),
-        pending_value=z((size,), i16),
-        missing=z((size,), i16),
-        held=z((size, p, v + 1), i16),
+        node_count=z((size,), n),
+        ends=z((v + 1, v, size), i16),
+        ends_count=z((v + 1, size), n),
+        pending=z((size,), n),
+        pending_value=z((size,), n),
+        missing=z((size,), n),
+        held=z((p, v + 1, size), i16),
+        slots=z((v, size), n),
+        mover=z((v, size), i16),
         hand_count=z((size, p), i16),
-        current=z((size,), i8),
-        drawn=z((size,), i16),
+        current=z((size,), n),
+        drawn=z((size,), n),
         round_over=z((size,), np.bool_),
-        went_out=z((size,), i8),
+        went_out=z((size,), n),
         seed=z((size,), np.int64),
-        round_index=z((size,), i16),
+        round_index=z((size,), n),
         totals=z((size, p), np.int32),
         game_over=z((size,), np.bool_),
         terminated=z((size,), np.bool_),
@@ -184,14 +194,14 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
         final_loc=z((size, rounds, t + 1), i8),
         final_key=z((size, rounds, t + 1), i16),
         final_yard=z((size, rounds, t + 1), i16),
-        final_yard_head=z((size, rounds), i16),
-        final_yard_end=z((size, rounds), i16),
+        final_yard_head=z((size, rounds), n),
+        final_yard_end=z((size, rounds), n),
         final_node_tile=z((size, rounds, t + 1), i16),
         final_node_parent=z((size, rounds, t + 1), i16),
-        final_node_count=z((size, rounds), i16),
-        final_current=z((size, rounds), i8),
-        final_drawn=z((size, rounds), i16),
-        final_went_out=z((size, rounds), i8),
+        final_node_count=z((size, rounds), n),
+        final_current=z((size, rounds), n),
+        final_drawn=z((size, rounds), n),
+        final_went_out=z((size, rounds), n),
     )
 
 
@@ -206,6 +216,14 @@ def _flat(array: NDArray[Any]) -> NDArray[Any]:
     return array.reshape(-1)
 
 
+@functools.lru_cache(maxsize=16)
+def _grid(values: int, size: int) -> NDArray[np.intp]:
+    """Gets V x B flat offsets ``value * B + game`` into a per-value array (read-only, cached per shape)."""
+    grid = np.arange(values)[:, None] * size + np.arange(size)
+    grid.flags.writeable = False
+    return grid
+
+
 def _live(batch: Batch) -> NDArray[np.bool_]:
     return ~batch.game_over & ~batch.round_over
 
@@ -218,23 +236,31 @@ def _usable(batch: Batch) -> NDArray[np.bool_]:
     return hand & ((drawn < 0) | (np.arange(t) == drawn)) & _live(batch)[:, None]
 
 
-def _slots(batch: Batch) -> NDArray[np.int16]:
-    """Gets B x V: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
+def refresh(batch: Batch) -> None:
+    """Recomputes the derived arrays ``slots`` and ``mover`` after the others changed."""
+    batch.slots[:] = _slots(batch)
+    batch.mover[:] = _mover_values(batch)
+
+
+def _slots(batch: Batch) -> NDArray[np.intp]:
+    """Gets V x B: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
     v = batch.tables.values
-    pending = batch.pending[:, None] >= 0
-    only = (np.arange(v) == batch.pending_value[:, None]).astype(np.int16)
-    return np.where(pending, only, batch.ends_count[:, :v])
+    only = np.arange(v)[:, None] == batch.pending_value
+    return np.where(batch.pending >= 0, only, batch.ends_count[:v])
 
 
 def _mover_values(batch: Batch) -> NDArray[np.int16]:
-    """Gets B x V: per value, the tiles carrying it that the player to move may play."""
+    """Gets V x B: per value, the tiles carrying it that the player to move may play."""
     tb = batch.tables
-    v, p = tb.values, tb.players
-    rows = np.arange(batch.size)
-    counts = _flat(batch.held)[((rows * p + batch.current) * (v + 1))[:, None] + np.arange(v)]
-    drawn = batch.drawn[:, None]
-    only = ((tb.high[drawn] == np.arange(v)) | (tb.low[drawn] == np.arange(v))).astype(np.int16)
-    return np.where(drawn >= 0, only, counts) * _live(batch)[:, None]
+    v, size = tb.values, batch.size
+    values = np.arange(v)[:, None]
+    counts = _flat(batch.held)[_grid(v, size) + batch.current * ((v + 1) * size)]
+    only = (tb.high[batch.drawn] == values) | (tb.low[batch.drawn] == values)
+    return np.where(batch.drawn >= 0, only, counts) * _live(batch)
+
+
+def _any_play(batch: Batch) -> NDArray[np.bool_]:
+    return ((batch.mover > 0) & (batch.slots > 0)).any(axis=0)
 
 
 def _others(batch: Batch, any_play: NDArray[np.bool_]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
@@ -255,24 +281,22 @@ def legal_action_mask(batch: Batch) -> NDArray[np.bool_]:
     """
     tb = batch.tables
     v, size = tb.values, batch.size
-    slots = _slots(batch)
+    slots = batch.slots
     holds = _usable(batch)[:, tb.pair]  # B x V x V: the player may play the tile (matched, other)
     mask = np.zeros((size, tb.actions), dtype=np.bool_)
     plays = mask[:, :-2].reshape(size, v, v, v - 1)  # a view: rows of the mask split by (matched, other, slot)
-    np.logical_and(holds[:, :, :, None], np.arange(v - 1) < slots[:, :, None, None], out=plays)
-    any_play = ((_mover_values(batch) > 0) & (slots > 0)).any(axis=1)
-    mask[:, -2], mask[:, -1] = _others(batch, any_play)
+    np.logical_and(holds[:, :, :, None], np.arange(v - 1) < slots.T[:, :, None, None], out=plays)
+    mask[:, -2], mask[:, -1] = _others(batch, _any_play(batch))
     return mask
 
 
 def _nth_true(flags: NDArray[np.bool_], n: NDArray[np.integer]) -> NDArray[np.intp]:
-    """Gets per row the column of the ``n``-th (0-based) true flag (a loop over a short row)."""
-    seen = np.zeros(flags.shape[0], dtype=np.int16)
-    found = np.zeros(flags.shape[0], dtype=np.intp)
-    for column in range(flags.shape[1]):
-        hit = flags[:, column] & (seen == n)
-        found[hit] = column
-        seen += flags[:, column]
+    """Gets per column the row of the ``n``-th (0-based) true flag (a loop over a short axis)."""
+    seen = np.zeros(flags.shape[1], dtype=np.intp)
+    found = np.zeros(flags.shape[1], dtype=np.intp)
+    for row in range(flags.shape[0]):
+        found += row * (flags[row] & (seen == n))
+        seen += flags[row]
     return found
 
 
@@ -284,23 +308,25 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[np.intp]:
     A finished game gets the pass action, which :func:`step` ignores for it.
     """
     tb = batch.tables
-    v = tb.values
-    size = batch.size
-    slots = _slots(batch)
-    per_value = slots * _mover_values(batch)  # plays matched against each value
-    count = per_value.sum(axis=1)
+    v, size = tb.values, batch.size
+    rows = np.arange(size)
+    slots = batch.slots
+    per_value = slots * batch.mover  # V x B: plays matched against each value
+    count = per_value.sum(axis=0)
     draw_ok, pass_ok = _others(batch, count > 0)
     uniform = rng.random((3, size))
-    pick = (uniform[0] * (count + pass_ok)).astype(np.int64)  # pass is the last choice when legal with plays
-    cumulative = np.cumsum(per_value, axis=1)
-    matched = np.minimum((cumulative <= pick[:, None]).sum(axis=1), v - 1)
-    rows = np.arange(size)
-    slot = (uniform[1] * _flat(slots)[rows * v + matched]).astype(np.intp)
-    # The tiles carrying ``matched`` the mover may play, by their other half; take one at random.
-    tiles = tb.pair[matched]  # B x V
-    usable = _flat(batch.loc)[(rows * (tb.tiles + 1))[:, None] + tiles] == batch.current[:, None]
-    usable &= (batch.drawn[:, None] < 0) | (tiles == batch.drawn[:, None])
-    other = _nth_true(usable, (uniform[2] * usable.sum(axis=1)).astype(np.int16))
+    pick = (uniform[0] * (count + pass_ok)).astype(np.intp)  # pass is the last choice when legal with plays
+    matched = np.zeros(size, dtype=np.intp)
+    below = np.zeros(size, dtype=np.intp)
+    for value in range(v - 1):
+        below += per_value[value]
+        matched += below <= pick
+    slot = (uniform[1] * _flat(slots)[matched * size + rows]).astype(np.intp)
+    # The tiles carrying ``matched`` the mover may play, by their other half: take one at random.
+    tiles = tb.pair[:, matched]  # V x B (the table is symmetric)
+    usable = _flat(batch.loc)[rows * (tb.tiles + 1) + tiles] == batch.current
+    other = _nth_true(usable, (uniform[2] * usable.sum(axis=0)).astype(np.intp))
+    other = np.where(batch.drawn < 0, other, tb.high[batch.drawn] + tb.low[batch.drawn] - matched)  # DRAW-2/3
     action = (matched * v + other) * (v - 1) + slot
     action = np.where(pick >= count, tb.actions - 1, action)
     return np.where(draw_ok, tb.actions - 2, action)
@@ -316,13 +342,13 @@ def greedy_actions(batch: Batch) -> NDArray[np.intp]:
     tb = batch.tables
     t, v = tb.tiles, tb.values
     rows = np.arange(batch.size)
-    slots = _slots(batch)
+    slots = batch.slots.T
     by_high = slots[:, tb.high[:t]]
     by_low = slots[:, tb.low[:t]]
     plays = _usable(batch) & ((by_high > 0) | (by_low > 0))
     draw_ok, _ = _others(batch, plays.any(axis=1))
     tile = np.argmax(np.where(plays, tb.score[:t] + 1, 0), axis=1)
-    on_high = _flat(by_high)[rows * t + tile] > 0
+    on_high = by_high[rows, tile] > 0
     high, low = tb.high[tile].astype(np.intp), tb.low[tile].astype(np.intp)
     matched, other = np.where(on_high, high, low), np.where(on_high, low, high)
     action = np.where(plays.any(axis=1), (matched * v + other) * (v - 1), tb.actions - 1)
@@ -332,12 +358,13 @@ def greedy_actions(batch: Batch) -> NDArray[np.intp]:
 # -- stepping ---------------------------------------------------------------------------------------
 
 
-def _check(batch: Batch, actions: NDArray[np.intp], slots: NDArray[np.int16]) -> None:
+def _check(batch: Batch, actions: NDArray[np.intp]) -> None:
     """Raises :class:`~chickenfoot.IllegalMoveError` naming the games whose action is not legal."""
     tb = batch.tables
-    v = tb.values
-    rows = np.arange(batch.size)
-    draw_ok, pass_ok = _others(batch, ((_mover_values(batch) > 0) & (slots > 0)).any(axis=1))
+    v, size = tb.values, batch.size
+    rows = np.arange(size)
+    slots = batch.slots
+    draw_ok, pass_ok = _others(batch, _any_play(batch))
     play = np.clip(actions, 0, tb.actions - 3)
     pair, slot = np.divmod(play, v - 1)
     matched, other = np.divmod(pair, v)
@@ -345,7 +372,7 @@ def _check(batch: Batch, actions: NDArray[np.intp], slots: NDArray[np.int16]) ->
     usable = (_flat(batch.loc)[rows * (tb.tiles + 1) + tile] == batch.current) & (
         (batch.drawn < 0) | (batch.drawn == tile)
     )
-    ok_play = (actions >= 0) & (actions < tb.actions - 2) & usable & (slot < _flat(slots)[rows * v + matched])
+    ok_play = (actions >= 0) & (actions < tb.actions - 2) & usable & (slot < _flat(slots)[matched * size + rows])
     ok = ok_play | ((actions == tb.actions - 2) & draw_ok) | ((actions == tb.actions - 1) & pass_ok)
     bad = np.flatnonzero(_live(batch) & ~ok)
     if bad.size:
@@ -370,12 +397,10 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True) -> Bat
     if chosen.shape != (size,) or chosen.dtype.kind not in "iu":
         raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got {chosen.shape} {chosen.dtype}")
     chosen = chosen.astype(np.intp)
-    slots = _slots(batch)
     if check:
-        _check(batch, chosen, slots)
+        _check(batch, chosen)
     rows = np.arange(size)
     by_tile = rows * (t + 1)  # flat offsets of each game's row in the B x (T+1) arrays
-    by_value = rows * (v + 1)
     batch.terminated[:] = False
     batch.rewards[:] = 0
     live = _live(batch)
@@ -384,54 +409,56 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True) -> Bat
     is_pass = live & (chosen == tb.actions - 1)
     pair, slot = np.divmod(np.where(is_play, chosen, 0), v - 1)
     matched, other = np.divmod(pair, v)
-    player = batch.current.astype(np.intp)
+    player = batch.current.copy()
     held = _flat(batch.held)
-    by_mover = (rows * p + player) * (v + 1)  # flat offset of the mover's per-value counts
+    by_mover = player * (v + 1) * size + rows  # + value * size: the mover's count of a value
+    hand_count = _flat(batch.hand_count)
     pending = batch.pending >= 0
 
     # PLAY-1: the tile leaves the hand for a new node on the end the action names.
     tile = np.where(is_play, tb.pair[matched, other], t)
     open_row = np.where(is_play & ~pending, matched, v)
     ends = _flat(batch.ends)
-    onto = np.where(pending, batch.pending, ends[(by_value + open_row) * v + slot])
+    onto = np.where(pending, batch.pending, ends[(open_row * v + slot) * size + rows])
     node = np.where(is_play, batch.node_count, t)
     _flat(batch.node_tile)[by_tile + node] = tile
     _flat(batch.node_parent)[by_tile + node] = onto
     batch.node_count[:] += is_play
     _flat(batch.loc)[by_tile + tile] = tb.board_slot
-    batch.hand_count[rows, player] -= is_play
-    held[by_mover + np.where(is_play, matched, v)] -= 1
-    held[by_mover + np.where(is_play & (other != matched), other, v)] -= 1
+    hand_count[rows * p + player] -= is_play
+    held[by_mover + np.where(is_play, matched, v) * size] -= 1
+    held[by_mover + np.where(is_play & (other != matched), other, v) * size] -= 1
     # PLAY-2: a non-pending end takes one tile, so it leaves its value's list (the later slots move up).
-    line = batch.ends.reshape(-1, v)
-    row = line[by_value + open_row]
-    line[by_value + open_row, : v - 1] = np.where(np.arange(v - 1) < slot[:, None], row[:, :-1], row[:, 1:])
+    line = _grid(v, size) + open_row * (v * size)  # V x B: the flat places of that list
+    row = ends[line]
+    ends[line[:-1]] = np.where(np.arange(v - 1)[:, None] < slot, row[:-1], row[1:])
     counts = _flat(batch.ends_count)
-    counts[by_value + open_row] -= 1
+    counts[open_row * size + rows] -= 1
     # OPEN-3, FOOT-3: the pending node stops pending once full.
     filled = is_play & pending
     batch.missing[:] -= filled
-    batch.pending[:] = np.where(filled & (batch.missing == 0), -1, batch.pending)
+    batch.pending[filled & (batch.missing == 0)] = -1
     # FOOT-1: a double becomes a pending foot; any other tile offers its other half at the end of that list.
     foot = is_play & (matched == other)
     batch.pending[:] = np.where(foot, node, batch.pending)
     batch.pending_value[:] = np.where(foot, matched, batch.pending_value)
     batch.missing[:] = np.where(foot, FOOT_TOES, batch.missing)
-    new_row = by_value + np.where(is_play & ~foot, other, v)
-    ends[new_row * v + np.minimum(counts[new_row], v - 1)] = node
-    counts[new_row] += 1
-    batch.ends_count[:, v] = 0
-    out = is_play & (batch.hand_count[rows, player] == 0)  # END-1
+    new_value = np.where(is_play & ~foot, other, v)
+    new_count = new_value * size + rows
+    ends[(new_value * v + np.minimum(counts[new_count], v - 1)) * size + rows] = node
+    counts[new_count] += 1
+    batch.ends_count[v] = 0
+    out = is_play & (hand_count[rows * p + player] == 0)  # END-1
 
     # DRAW-1: yard[0] joins the hand; the turn goes on with the drawn tile remembered.
     drawn = np.where(is_draw, _flat(batch.yard)[by_tile + batch.yard_head], t)
     _flat(batch.loc)[by_tile + drawn] = np.where(is_draw, player, tb.board_slot)
     batch.yard_head[:] += is_draw
-    batch.hand_count[rows, player] += is_draw
+    hand_count[rows * p + player] += is_draw
     high, low = tb.high[drawn], tb.low[drawn]
-    held[by_mover + np.where(is_draw, high, v)] += 1
-    held[by_mover + np.where(is_draw & (high != low), low, v)] += 1
-    batch.held[:, :, v] = 0
+    held[by_mover + np.where(is_draw, high, v) * size] += 1
+    held[by_mover + np.where(is_draw & (high != low), low, v) * size] += 1
+    batch.held[:, v] = 0
     batch.drawn[:] = np.where(is_draw, drawn, np.where(is_play | is_pass, -1, batch.drawn))
 
     # TURN-1: a play (unless it went out) or a pass hands the turn on.
@@ -439,6 +466,7 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True) -> Bat
 
     # END-2 after every move (and the unfillable-foot variant after a foot is laid).
     moved = is_play | is_draw | is_pass
+    batch.slots[:] = _slots(batch)
     ended = out | (moved & _blocked(batch))
     if tb.rules.unfillable_foot_ends_round:
         ended |= foot & _foot_unfillable(batch)
@@ -447,6 +475,7 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True) -> Bat
     finished = np.flatnonzero(ended)
     if finished.size:
         _end_rounds(batch, finished)
+    refresh(batch)
     return batch
 
 
@@ -464,13 +493,13 @@ def step(batch: Batch, actions: ArrayLike, *, check: bool = True, autoreset: boo
 
 
 def _in_hands(batch: Batch) -> NDArray[np.int16]:
-    """Gets B x V: per value, the tiles carrying it in all hands."""
-    return batch.held[:, :, : batch.tables.values].sum(axis=1, dtype=np.int16)
+    """Gets V x B: per value, the tiles carrying it in all hands."""
+    return batch.held[:, : batch.tables.values].sum(axis=0, dtype=np.int16)
 
 
 def _blocked(batch: Batch) -> NDArray[np.bool_]:
     """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
-    someone_can_play = ((_slots(batch) > 0) & (_in_hands(batch) > 0)).any(axis=1)
+    someone_can_play = ((batch.slots > 0) & (_in_hands(batch) > 0)).any(axis=0)
     return ((batch.yard_end - batch.yard_head) <= batch.tables.reserve) & ~someone_can_play
 
 
@@ -482,7 +511,7 @@ def _foot_unfillable(batch: Batch) -> NDArray[np.bool_]:
     position = np.arange(tb.tiles + 1)
     drawable = (position >= batch.yard_head[:, None]) & (position < (batch.yard_end - tb.reserve)[:, None])
     carries = (tb.high[batch.yard] == value) | (tb.low[batch.yard] == value)
-    available = _in_hands(batch)[rows, batch.pending_value] + (drawable & carries).sum(axis=1)
+    available = _in_hands(batch)[batch.pending_value, rows] + (drawable & carries).sum(axis=1)
     return available < batch.missing
 
 
@@ -507,8 +536,10 @@ def _end_rounds(batch: Batch, games: NDArray[np.intp]) -> None:
         return
     rounds = batch.round_index[games]
     batch.scores[games, rounds] = scores
+    places = games * tb.rules.rounds + rounds  # (game, round) as one row index: one fancy index, not two
     for name in ROUND_FIELDS:
-        getattr(batch, "final_" + name)[games, rounds] = getattr(batch, name)[games]
+        final = getattr(batch, "final_" + name)
+        final.reshape(final.shape[0] * final.shape[1], -1)[places] = getattr(batch, name)[games].reshape(games.size, -1)
     batch.totals[games] += scores
     last_round = rounds == tb.rules.rounds - 1
     over = games[last_round]
@@ -555,5 +586,6 @@ def reset_finished(batch: Batch) -> Batch:
     if games.size:
         batch.seed[games] += batch.size
         start_games(batch, games, first_round=batch.round_index[games] if batch.single_round else None)
+        refresh(batch)
     return batch
 

@@ -14,7 +14,7 @@ from .._rules import Rules
 from .._scoring import winners
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import full_set
-from ._arrays import ROUND_FIELDS, Batch, empty
+from ._arrays import ROUND_FIELDS, Batch, empty, refresh
 from ._deal import load_round, start_games
 from ._tables import tables
 
@@ -68,6 +68,7 @@ def init(
     batch = empty(tables(rules, players), seed_array.size, single_round=single_round, deal=deal, reward=reward)
     batch.seed[:] = seed_array
     start_games(batch, np.arange(batch.size), np.full(batch.size, round_index, dtype=np.int16))
+    refresh(batch)
     return batch
 
 
@@ -112,6 +113,7 @@ def from_states(states: Sequence[GameState] | Sequence[RoundState], *, deal: str
             batch.game_over[index] = state.is_over
         else:
             _load_game(batch, index, state)
+    refresh(batch)
     return batch
 
 

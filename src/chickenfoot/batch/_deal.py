@@ -111,12 +111,13 @@ def _deal_numpy(batch: Batch, games: NDArray[np.intp]) -> None:
         first = starter  # DEAL-A4
     in_hand = batch.loc[games, :t, None] == np.arange(p)  # n x T x P
     batch.hand_count[games] = in_hand.sum(axis=1)
-    batch.held[games, :, :v] = np.einsum("ntp,tv->npv", in_hand.astype(np.int16), tb.carries)
-    batch.held[games, :, v] = 0
+    counts = np.matmul(in_hand.transpose(2, 0, 1).astype(np.float32), tb.carries.astype(np.float32))  # P x n x V
+    batch.held[:, :v, games] = counts.transpose(0, 2, 1)
+    batch.held[:, v, games] = 0
     batch.node_tile[games, 0] = center
     batch.node_parent[games, 0] = -1
     batch.node_count[games] = 1
-    batch.ends_count[games] = 0
+    batch.ends_count[:, games] = 0
     batch.pending[games] = 0  # OPEN-2: the center is pending until it has its arms
     batch.pending_value[games] = double
     batch.missing[games] = tb.arms
@@ -144,7 +145,7 @@ def load_round(batch: Batch, game: int, state: RoundState) -> None:
         key[tile.index] = t + position  # drawn tiles join a hand after every dealt one
     batch.loc[game] = loc
     batch.key[game] = key
-    batch.held[game] = held
+    batch.held[:, :, game] = held
     batch.hand_count[game] = [len(hand) for hand in state.hands]
     batch.yard[game] = t
     batch.yard[game, : len(state.yard)] = [tile.index for tile in state.yard]
@@ -155,12 +156,12 @@ def load_round(batch: Batch, game: int, state: RoundState) -> None:
     batch.node_tile[game, : len(nodes)] = [node.tile.index for node in nodes]
     batch.node_parent[game, : len(nodes)] = [-1 if node.parent is None else node.parent for node in nodes]
     batch.node_count[game] = len(nodes)
-    batch.ends[game] = 0
+    batch.ends[:, :, game] = 0
     for value in range(v):
         ends = sorted(board.ends_by_value[value])
-        batch.ends[game, value, : len(ends)] = ends
-        batch.ends_count[game, value] = len(ends)
-    batch.ends_count[game, v] = 0
+        batch.ends[value, : len(ends), game] = ends
+        batch.ends_count[value, game] = len(ends)
+    batch.ends_count[v, game] = 0
     batch.pending[game] = -1 if board.pending is None else board.pending
     batch.pending_value[game] = 0 if board.pending is None else board.node(board.pending).exposed
     batch.missing[game] = board.missing

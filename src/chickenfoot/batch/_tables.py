@@ -30,10 +30,10 @@ class Tables:
     hand_size: int
     arms: int
     reserve: int
-    high: NDArray[np.int16]
+    high: NDArray[np.intp]
     """High half of tile t (T + 1 entries: the last is a dummy tile written to by games that do not move it)."""
-    low: NDArray[np.int16]
-    pair: NDArray[np.int16]
+    low: NDArray[np.intp]
+    pair: NDArray[np.intp]
     """V x V: the tile carrying both values (symmetric)."""
     score: NDArray[np.int32]
     """What tile t scores left in a hand (SET-2, SCORE-2); 0 for the dummy."""
@@ -59,9 +59,9 @@ def tables(rules: Rules, players: int) -> Tables:
     rules.check_players(players)
     tiles = full_set(rules.max_pip)
     count, values = len(tiles), rules.max_pip + 1
-    high = np.array([tile.high for tile in tiles] + [0], dtype=np.int16)
-    low = np.array([tile.low for tile in tiles] + [0], dtype=np.int16)
-    pair = np.array([[Tile(a, b).index for b in range(values)] for a in range(values)], dtype=np.int16)
+    high = np.array([tile.high for tile in tiles] + [0], dtype=np.intp)
+    low = np.array([tile.low for tile in tiles] + [0], dtype=np.intp)
+    pair = np.array([[Tile(a, b).index for b in range(values)] for a in range(values)], dtype=np.intp)
     score = np.array([rules.tile_value(tile) for tile in tiles] + [0], dtype=np.int32)
     carries = np.zeros((count, values), dtype=np.int16)
     carries[np.arange(count), high[:count]] = 1
