@@ -205,3 +205,16 @@ def test_current_player_and_masks_of_finished_games() -> None:
         batch.step_inplace(games, batch.random_actions(games, rng))
     assert not batch.legal_action_mask(games).any()
     assert (batch.current_player(games) == -1).all()
+
+
+@pytest.mark.parametrize(("rules", "players"), CONFIGS[:6], ids=IDS[:6])
+def test_observations_equal_the_single_game_vectors(rules: cf.Rules, players: int) -> None:
+    from chickenfoot.observation import observation
+
+    rng = random.Random(8)
+    states = [play_randomly(cf.new_game(rules, players, seed), rng.randrange(0, 400), rng) for seed in range(6)]
+    games = batch.from_states(states)
+    for seat in range(players):
+        vectors = batch.observations(games, seat)
+        for i, state in enumerate(states):
+            assert vectors[i].tolist() == observation(state, seat).tolist()

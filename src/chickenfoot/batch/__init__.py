@@ -35,6 +35,7 @@ from ._arrays import (
     step_inplace,
 )
 from ._convert import current_player, from_states, init, to_state
+from ._observe import observations
 
 __all__ = [
     "Batch",
@@ -43,6 +44,7 @@ __all__ = [
     "greedy_actions",
     "init",
     "legal_action_mask",
+    "observations",
     "random_actions",
     "reset_finished",
     "step",

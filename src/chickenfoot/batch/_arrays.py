@@ -358,7 +358,7 @@ def greedy_actions(batch: Batch) -> NDArray[np.intp]:
 # -- stepping ---------------------------------------------------------------------------------------
 
 
-def _check(batch: Batch, actions: NDArray[np.intp]) -> None:
+def _check(batch: Batch, actions: NDArray[np.intp], moving: NDArray[np.bool_]) -> None:
     """Raises :class:`~chickenfoot.IllegalMoveError` naming the games whose action is not legal."""
     tb = batch.tables
     v, size = tb.values, batch.size
@@ -374,7 +374,7 @@ def _check(batch: Batch, actions: NDArray[np.intp]) -> None:
     )
     ok_play = (actions >= 0) & (actions < tb.actions - 2) & usable & (slot < _flat(slots)[matched * size + rows])
     ok = ok_play | ((actions == tb.actions - 2) & draw_ok) | ((actions == tb.actions - 1) & pass_ok)
-    bad = np.flatnonzero(_live(batch) & ~ok)
+    bad = np.flatnonzero(moving & ~ok)
     if bad.size:
         shown = ", ".join(f"game {i}: action {int(actions[i])}" for i in bad[:5])
         more = f" and {bad.size - 5} more" if bad.size > 5 else ""
@@ -384,10 +384,13 @@ def _check(batch: Batch, actions: NDArray[np.intp]) -> None:
         )
 
 
-def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True) -> Batch:
+def step_inplace(
+    batch: Batch, actions: ArrayLike, *, check: bool = True, where: ArrayLike | None = None
+) -> Batch:
     """Applies one action per game to ``batch`` itself and returns it (the in-place form of :func:`step`).
 
-    Finished games ignore their action. With ``check``, an illegal action raises
+    Finished games ignore their action, and so do the games ``where`` is false for (a B-array
+    of flags; by default every game moves). With ``check``, an illegal action raises
     :class:`~chickenfoot.IllegalMoveError` before anything changes.
     """
     tb = batch.tables
@@ -397,13 +400,13 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True) -> Bat
     if chosen.shape != (size,) or chosen.dtype.kind not in "iu":
         raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got {chosen.shape} {chosen.dtype}")
     chosen = chosen.astype(np.intp)
+    live = _live(batch) if where is None else _live(batch) & np.broadcast_to(np.asarray(where, dtype=np.bool_), (size,))
     if check:
-        _check(batch, chosen)
+        _check(batch, chosen, live)
     rows = np.arange(size)
     by_tile = rows * (t + 1)  # flat offsets of each game's row in the B x (T+1) arrays
     batch.terminated[:] = False
     batch.rewards[:] = 0
-    live = _live(batch)
     is_play = live & (chosen < tb.actions - 2)
     is_draw = live & (chosen == tb.actions - 2)
     is_pass = live & (chosen == tb.actions - 1)
