@@ -39,10 +39,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))  # run from a checkout without installing
 
-import numpy as np
+import numpy as np  # noqa: E402
 
-import chickenfoot as cf
-from chickenfoot import batch
+import chickenfoot as cf  # noqa: E402
+from chickenfoot import batch  # noqa: E402
 
 SIZES = (1, 64, 1024, 4096)
 WAYS = ("inplace", "pure", "mask")

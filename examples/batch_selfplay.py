@@ -21,13 +21,16 @@ import chickenfoot as cf
 from chickenfoot import batch
 
 
-def act(weights: NDArray[np.float32], obs: NDArray[np.float32], mask: NDArray[np.bool_], rng: np.random.Generator) -> NDArray[np.intp]:
+def act(
+    weights: NDArray[np.float32], obs: NDArray[np.float32], mask: NDArray[np.bool_], rng: np.random.Generator
+) -> NDArray[np.intp]:
     """Samples one legal action per game from the softmax of ``obs @ weights`` over the legal actions.
 
     Gumbel-max: the argmax of the logits plus Gumbel noise is a sample of their softmax.
     """
     noise = -np.log(-np.log(rng.random(mask.shape, dtype=np.float32) + np.float32(1e-12)))
-    return np.argmax(np.where(mask, obs @ weights + noise, -np.inf), axis=1)
+    chosen: NDArray[np.intp] = np.argmax(np.where(mask, obs @ weights + noise, -np.inf), axis=1)
+    return chosen
 
 
 def main() -> None:

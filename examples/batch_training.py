@@ -2,8 +2,8 @@
 
 The learner plays seat 0 of single rounds of the *trains* rules (double-6, 2 players) against a
 vectorized random opponent, 256 games at a time. Before and after training it plays
-``--test-rounds`` rounds (default 4,096) with its most likely action to measure the share of rounds it wins (the lower round
-score wins; a tie counts half). Run it::
+``--test-rounds`` rounds with its most likely action to measure the share of rounds it wins
+(the lower round score wins; a tie counts half). Run it::
 
     python examples/batch_training.py                     # a few seconds: a smoke run
     python examples/batch_training.py --iterations 60     # about a minute of CPU: the figures in the docs
@@ -22,7 +22,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 import chickenfoot as cf
+from chickenfoot.actions import action_count
 from chickenfoot.batch.env import BatchVectorEnv
+from chickenfoot.observation import observation_size
 
 
 def policy(weights: NDArray[np.float64], obs: NDArray[np.float32], mask: NDArray[np.bool_]) -> NDArray[np.float64]:
@@ -50,9 +52,9 @@ def train(iterations: int, envs: int, steps: int, rate: float, test_rounds: int)
     rules = cf.Rules.trains(max_pip=6)
     env = BatchVectorEnv(num_envs=envs, rules=rules, players=2, opponent="random", single_round=True)
     test_env = BatchVectorEnv(num_envs=1024, rules=rules, players=2, opponent="random", single_round=True)
-    size = env.single_observation_space.shape[0]
-    weights = np.zeros((size, int(env.single_action_space.n)))
-    print(f"win share before training: {win_share(test_env, weights, test_rounds):.3f} (zero weights: always the lowest-numbered legal action)")
+    weights = np.zeros((observation_size(rules, 2), action_count(rules)))
+    before = win_share(test_env, weights, test_rounds)
+    print(f"win share before training: {before:.3f} (zero weights: always the lowest-numbered legal action)")
     rng = np.random.default_rng(0)
     obs, infos = env.reset(seed=0)
     episode = np.arange(envs)

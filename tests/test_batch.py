@@ -54,9 +54,7 @@ def play_along(games: batch.Batch, states: list, rng: random.Random, steps: int)
 @pytest.mark.parametrize(("rules", "players"), CONFIGS, ids=IDS)
 def test_games_from_random_positions_follow_apply(rules: cf.Rules, players: int) -> None:
     rng = random.Random(players * 1000 + rules.max_pip)
-    states = [
-        play_randomly(cf.new_game(rules, players, seed), rng.randrange(0, 300), rng) for seed in range(3)
-    ]
+    states = [play_randomly(cf.new_game(rules, players, seed), rng.randrange(0, 300), rng) for seed in range(3)]
     games = batch.from_states(states, deal="engine")
     assert [batch.to_state(games, i) for i in range(3)] == states
     play_along(games, states, rng, steps=120 if rules.max_pip < 15 else 60)
@@ -92,7 +90,8 @@ def test_vectorized_deals_are_deals_the_engine_plays_on(rules: cf.Rules, players
         assert isinstance(state, cf.RoundState)
         tiles = [tile for hand in state.hands for tile in hand] + [*state.yard, state.board.center]
         assert sorted(tiles) == sorted(cf.full_set(rules.max_pip))
-        assert len(state.board.nodes) == 1 and state.board.pending == 0
+        assert len(state.board.nodes) == 1
+        assert state.board.pending == 0
         assert state.board.missing == rules.arms_for(players)
         sizes = [len(hand) for hand in state.hands]
         if rules.deal == "trains":
@@ -141,7 +140,8 @@ def test_random_actions_are_uniform_over_the_legal_ones() -> None:
     picks = batch.random_actions(games, np.random.default_rng(1))
     legal = actions.legal_actions(state)
     counts = np.bincount(picks, minlength=actions.action_count(state.rules))[legal]
-    assert len(legal) > 2 and counts.sum() == 4000
+    assert len(legal) > 2
+    assert counts.sum() == 4000
     expected = 4000 / len(legal)
     assert ((counts - expected) ** 2 / expected).sum() < 3 * len(legal) + 30  # chi-square, far from a failure
 
@@ -162,7 +162,8 @@ def test_rewards_pay_the_winners_and_autoreset_deals_again(rules: cf.Rules) -> N
             final = cf.apply(last, actions.decode(int(chosen[i]), last))
             assert final.is_over
             assert games.rewards[i].tolist() == pytest.approx(win_utilities(3, final.winners))
-            assert games.seed[i] == i + 32 and not games.game_over[i]
+            assert games.seed[i] == i + 32
+            assert not games.game_over[i]
             assert batch.to_state(games, int(i)) == cf.new_game(rules, 3, int(i) + 32)
         assert games.rewards[~games.terminated].sum() == 0
 

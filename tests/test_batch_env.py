@@ -23,11 +23,13 @@ def test_the_learner_always_moves_and_episodes_end_with_win_utilities(opponent: 
     finished = 0
     for _ in range(400):
         games = env.games
-        assert games is not None and (games.current == 1).all()
+        assert games is not None
+        assert (games.current == 1).all()
         for i in range(3):
             assert obs[i].tolist() == observation(batch.to_state(games, i), 1).tolist()
         mask = infos["action_mask"]
-        assert (mask == env.action_masks()).all() and mask.any(axis=1).all()
+        assert (mask == env.action_masks()).all()
+        assert mask.any(axis=1).all()
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
         obs, rewards, terminated, truncated, infos = env.step(actions)
         assert not truncated.any()
@@ -35,7 +37,8 @@ def test_the_learner_always_moves_and_episodes_end_with_win_utilities(opponent: 
         assert np.isin(np.round(rewards[terminated], 4), np.round([1.0, -0.5, 0.25, 0.0], 4)).all()
         finished += int(terminated.sum())
         if terminated.any():
-            assert infos["final_obs"].shape == obs.shape and (infos["_final_obs"] == terminated).all()
+            assert infos["final_obs"].shape == obs.shape
+            assert (infos["_final_obs"] == terminated).all()
     assert finished > 0
 
 

@@ -54,71 +54,71 @@ class Batch:
     deal: str
     """``"numpy"`` (vectorized deals) or ``"engine"`` (:func:`~chickenfoot.deal_round`, exactly as ``new_game``)."""
     # -- the round in play -------------------------------------------------------------------------
-    loc: NDArray[np.int8]
+    loc: NDArray[Any]
     """B x (T+1): where each tile is: a seat 0..P-1 (in that hand), P (the yard) or P+1 (the board)."""
-    key: NDArray[np.int16]
+    key: NDArray[Any]
     """B x (T+1): the order of tiles inside a hand (drawn tiles sort after dealt ones)."""
-    yard: NDArray[np.int16]
+    yard: NDArray[Any]
     """B x (T+1): the yard's tiles in draw order; ``yard[yard_head:yard_end]`` is still there."""
-    yard_head: NDArray[np.intp]
-    yard_end: NDArray[np.intp]
-    node_tile: NDArray[np.int16]
+    yard_head: NDArray[Any]
+    yard_end: NDArray[Any]
+    node_tile: NDArray[Any]
     """B x (T+1): the tile of each board node, in placement order (node 0 is the center)."""
-    node_parent: NDArray[np.int16]
+    node_parent: NDArray[Any]
     """B x (T+1): the node each node hangs from (-1 for the center)."""
-    node_count: NDArray[np.intp]
-    ends: NDArray[np.int16]
+    node_count: NDArray[Any]
+    ends: NDArray[Any]
     """(V+1) x V x B: per value, the non-pending open ends offering it, in node order (the action slots)."""
-    ends_count: NDArray[np.intp]
+    ends_count: NDArray[Any]
     """(V+1) x B: how many non-pending open ends offer each value.
 
     Per-value arrays put the game last, so sums over values add whole rows (several times
     faster than reducing short rows)."""
-    pending: NDArray[np.intp]
+    pending: NDArray[Any]
     """B: the pending node (OPEN-2, FOOT-2), or -1."""
-    pending_value: NDArray[np.intp]
-    missing: NDArray[np.intp]
-    held: NDArray[np.int16]
+    pending_value: NDArray[Any]
+    missing: NDArray[Any]
+    held: NDArray[Any]
     """P x (V+1) x B: per seat and value, the tiles in that hand carrying it (a double counts once)."""
-    slots: NDArray[np.intp]
+    slots: NDArray[Any]
     """V x B: per value, how many nodes take a tile carrying it now (derived, refreshed by every step)."""
-    mover: NDArray[np.int16]
+    mover: NDArray[Any]
     """V x B: per value, the tiles carrying it the player to move may play (derived; 0 once over)."""
-    hand_count: NDArray[np.int16]
+    hand_count: NDArray[Any]
     """B x P: tiles in each hand."""
-    current: NDArray[np.intp]
+    current: NDArray[Any]
     """B: the player to move (once a round is over: who went out, else whose turn was next)."""
-    drawn: NDArray[np.intp]
+    drawn: NDArray[Any]
     """B: the tile drawn this turn (DRAW-1), or -1."""
-    round_over: NDArray[np.bool_]
-    went_out: NDArray[np.intp]
+    round_over: NDArray[Any]
+    went_out: NDArray[Any]
     # -- the game around it ------------------------------------------------------------------------
-    seed: NDArray[np.int64]
+    seed: NDArray[Any]
     """B: each game's seed; every deal of the game is a function of it and the round (DEAL-2)."""
-    round_index: NDArray[np.intp]
-    totals: NDArray[np.int32]
+    round_index: NDArray[Any]
+    totals: NDArray[Any]
     """B x P: the scores of the finished rounds, added up (GAME-1)."""
-    game_over: NDArray[np.bool_]
+    game_over: NDArray[Any]
     """B: whether the game (in ``single_round`` mode: the round) is over."""
-    terminated: NDArray[np.bool_]
+    terminated: NDArray[Any]
     """B: whether the game ended in the last step (kept when it was reset automatically)."""
-    rewards: NDArray[np.float32]
+    rewards: NDArray[Any]
     """B x P: what each player earned in the last step."""
-    scores: NDArray[np.int32]
+    scores: NDArray[Any]
     """B x R x P: each finished round's scores (SCORE-1)."""
-    final_loc: NDArray[np.int8]
-    final_key: NDArray[np.int16]
-    final_yard: NDArray[np.int16]
-    final_yard_head: NDArray[np.intp]
-    final_yard_end: NDArray[np.intp]
-    final_node_tile: NDArray[np.int16]
-    final_node_parent: NDArray[np.int16]
-    final_node_count: NDArray[np.intp]
-    final_current: NDArray[np.intp]
-    final_drawn: NDArray[np.intp]
-    final_went_out: NDArray[np.intp]
+    final_loc: NDArray[Any]
+    final_key: NDArray[Any]
+    final_yard: NDArray[Any]
+    final_yard_head: NDArray[Any]
+    final_yard_end: NDArray[Any]
+    final_node_tile: NDArray[Any]
+    final_node_parent: NDArray[Any]
+    final_node_count: NDArray[Any]
+    final_current: NDArray[Any]
+    final_drawn: NDArray[Any]
+    final_went_out: NDArray[Any]
     reward: str = "win"
-    """``"win"`` (zero-sum win utilities at the end) or ``"score"`` (the mean round score minus one's own, per round)."""
+    """``"win"`` (zero-sum win utilities at the end) or ``"score"`` (per round: the mean score minus one's own)."""
 
     @property
     def size(self) -> int:
@@ -155,7 +155,7 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
     rounds = 0 if single_round else tables.rules.rounds
     i8, i16, n = np.int8, np.int16, np.intp
 
-    def z(shape: tuple[int, ...], dtype: type) -> NDArray[np.generic]:
+    def z(shape: tuple[int, ...], dtype: type) -> NDArray[Any]:
         return np.zeros(shape, dtype=dtype)
 
     return Batch(
@@ -217,18 +217,18 @@ def _flat(array: NDArray[Any]) -> NDArray[Any]:
 
 
 @functools.lru_cache(maxsize=16)
-def _grid(values: int, size: int) -> NDArray[np.intp]:
+def _grid(values: int, size: int) -> NDArray[Any]:
     """Gets V x B flat offsets ``value * B + game`` into a per-value array (read-only, cached per shape)."""
     grid = np.arange(values)[:, None] * size + np.arange(size)
     grid.flags.writeable = False
     return grid
 
 
-def _live(batch: Batch) -> NDArray[np.bool_]:
+def _live(batch: Batch) -> NDArray[Any]:
     return ~batch.game_over & ~batch.round_over
 
 
-def _usable(batch: Batch) -> NDArray[np.bool_]:
+def _usable(batch: Batch) -> NDArray[Any]:
     """Gets B x T: the tiles the player to move may play (the drawn tile alone after a draw, DRAW-2/DRAW-3)."""
     t = batch.tables.tiles
     hand = batch.loc[:, :t] == batch.current[:, None]
@@ -242,14 +242,14 @@ def refresh(batch: Batch) -> None:
     batch.mover[:] = _mover_values(batch)
 
 
-def _slots(batch: Batch) -> NDArray[np.intp]:
+def _slots(batch: Batch) -> NDArray[Any]:
     """Gets V x B: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
     v = batch.tables.values
     only = np.arange(v)[:, None] == batch.pending_value
     return np.where(batch.pending >= 0, only, batch.ends_count[:v])
 
 
-def _mover_values(batch: Batch) -> NDArray[np.int16]:
+def _mover_values(batch: Batch) -> NDArray[Any]:
     """Gets V x B: per value, the tiles carrying it that the player to move may play."""
     tb = batch.tables
     v, size = tb.values, batch.size
@@ -259,11 +259,12 @@ def _mover_values(batch: Batch) -> NDArray[np.int16]:
     return np.where(batch.drawn >= 0, only, counts) * _live(batch)
 
 
-def _any_play(batch: Batch) -> NDArray[np.bool_]:
-    return ((batch.mover > 0) & (batch.slots > 0)).any(axis=0)
+def _any_play(batch: Batch) -> NDArray[Any]:
+    """Gets B flags: whether the player to move has a play (DRAW-4)."""
+    return np.any((batch.mover > 0) & (batch.slots > 0), axis=0)
 
 
-def _others(batch: Batch, any_play: NDArray[np.bool_]) -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+def _others(batch: Batch, any_play: NDArray[Any]) -> tuple[NDArray[Any], NDArray[Any]]:
     """Gets B flags: whether draw is legal, whether pass is legal (DRAW-1..4, YARD-2)."""
     rules = batch.tables.rules
     live = _live(batch)
@@ -274,7 +275,7 @@ def _others(batch: Batch, any_play: NDArray[np.bool_]) -> tuple[NDArray[np.bool_
     return draw_ok & live, pass_ok & live
 
 
-def legal_action_mask(batch: Batch) -> NDArray[np.bool_]:
+def legal_action_mask(batch: Batch) -> NDArray[Any]:
     """Gets B x actions: true for each game's legal actions (the numbering of :mod:`chickenfoot.actions`).
 
     A finished game has no legal action (its row is all false), as ``action_mask`` of a finished state.
@@ -290,7 +291,7 @@ def legal_action_mask(batch: Batch) -> NDArray[np.bool_]:
     return mask
 
 
-def _nth_true(flags: NDArray[np.bool_], n: NDArray[np.integer]) -> NDArray[np.intp]:
+def _nth_true(flags: NDArray[Any], n: NDArray[Any]) -> NDArray[Any]:
     """Gets per column the row of the ``n``-th (0-based) true flag (a loop over a short axis)."""
     seen = np.zeros(flags.shape[1], dtype=np.intp)
     found = np.zeros(flags.shape[1], dtype=np.intp)
@@ -300,7 +301,7 @@ def _nth_true(flags: NDArray[np.bool_], n: NDArray[np.integer]) -> NDArray[np.in
     return found
 
 
-def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[np.intp]:
+def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
     """Picks a legal action per game uniformly at random, without building the mask (same distribution).
 
     A play is a matched value, one of its slots and a tile carrying it, so the pick goes value
@@ -332,7 +333,7 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[np.intp]:
     return np.where(draw_ok, tb.actions - 2, action)
 
 
-def greedy_actions(batch: Batch) -> NDArray[np.intp]:
+def greedy_actions(batch: Batch) -> NDArray[Any]:
     """Picks per game the play of the highest-scoring tile (SCORE-1 sheds most), else draws or passes.
 
     Ties go to the lowest tile index and then to its high half's first slot; with a playable
@@ -358,7 +359,7 @@ def greedy_actions(batch: Batch) -> NDArray[np.intp]:
 # -- stepping ---------------------------------------------------------------------------------------
 
 
-def _check(batch: Batch, actions: NDArray[np.intp], moving: NDArray[np.bool_]) -> None:
+def _check(batch: Batch, actions: NDArray[Any], moving: NDArray[Any]) -> None:
     """Raises :class:`~chickenfoot.IllegalMoveError` naming the games whose action is not legal."""
     tb = batch.tables
     v, size = tb.values, batch.size
@@ -384,9 +385,7 @@ def _check(batch: Batch, actions: NDArray[np.intp], moving: NDArray[np.bool_]) -
         )
 
 
-def step_inplace(
-    batch: Batch, actions: ArrayLike, *, check: bool = True, where: ArrayLike | None = None
-) -> Batch:
+def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where: ArrayLike | None = None) -> Batch:
     """Applies one action per game to ``batch`` itself and returns it (the in-place form of :func:`step`).
 
     Finished games ignore their action, and so do the games ``where`` is false for (a B-array
@@ -495,18 +494,18 @@ def step(batch: Batch, actions: ArrayLike, *, check: bool = True, autoreset: boo
     return stepped
 
 
-def _in_hands(batch: Batch) -> NDArray[np.int16]:
+def _in_hands(batch: Batch) -> NDArray[Any]:
     """Gets V x B: per value, the tiles carrying it in all hands."""
     return batch.held[:, : batch.tables.values].sum(axis=0, dtype=np.int16)
 
 
-def _blocked(batch: Batch) -> NDArray[np.bool_]:
+def _blocked(batch: Batch) -> NDArray[Any]:
     """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
     someone_can_play = ((batch.slots > 0) & (_in_hands(batch) > 0)).any(axis=0)
     return ((batch.yard_end - batch.yard_head) <= batch.tables.reserve) & ~someone_can_play
 
 
-def _foot_unfillable(batch: Batch) -> NDArray[np.bool_]:
+def _foot_unfillable(batch: Batch) -> NDArray[Any]:
     """END-2 variant: the pending foot needs more toes than hands and the drawable yard hold."""
     tb = batch.tables
     rows = np.arange(batch.size)
@@ -518,7 +517,7 @@ def _foot_unfillable(batch: Batch) -> NDArray[np.bool_]:
     return available < batch.missing
 
 
-def _end_rounds(batch: Batch, games: NDArray[np.intp]) -> None:
+def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
     """Scores the rounds that just ended (SCORE-1), adds them up (GAME-1) and deals the next (ROUND-1)."""
     from ._deal import deal_rounds
 
@@ -557,7 +556,7 @@ def _end_rounds(batch: Batch, games: NDArray[np.intp]) -> None:
         deal_rounds(batch, going_on)
 
 
-def winners(batch: Batch, games: NDArray[np.intp]) -> NDArray[np.bool_]:
+def winners(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
     """Gets len(games) x P: who won each finished game (GAME-1, TIE-1, TIE-2)."""
     totals = batch.totals[games]
     won = totals == totals.min(axis=1, keepdims=True)
@@ -574,7 +573,7 @@ def winners(batch: Batch, games: NDArray[np.intp]) -> NDArray[np.bool_]:
     return won
 
 
-def _utilities(won: NDArray[np.bool_]) -> NDArray[np.float32]:
+def _utilities(won: NDArray[Any]) -> NDArray[Any]:
     """Gets zero-sum win utilities as :func:`chickenfoot.win_utilities`: a win shared by the winners pays 1."""
     players = won.shape[1]
     share = won / won.sum(axis=1, keepdims=True)
@@ -591,4 +590,3 @@ def reset_finished(batch: Batch) -> Batch:
         start_games(batch, games, first_round=batch.round_index[games] if batch.single_round else None)
         refresh(batch)
     return batch
-

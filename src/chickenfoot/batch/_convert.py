@@ -72,7 +72,9 @@ def init(
     return batch
 
 
-def from_states(states: Sequence[GameState] | Sequence[RoundState], *, deal: str = "numpy", reward: str = "win") -> Batch:
+def from_states(
+    states: Sequence[GameState] | Sequence[RoundState], *, deal: str = "numpy", reward: str = "win"
+) -> Batch:
     """Loads public states into a batch: all :class:`~chickenfoot.GameState` (whole games) or all
     :class:`~chickenfoot.RoundState` (single rounds), of one rules configuration and player count.
 
@@ -88,15 +90,15 @@ def from_states(states: Sequence[GameState] | Sequence[RoundState], *, deal: str
     True
     """
     _check_options(deal, reward)
-    states = list(states)
-    if not states:
+    loaded: list[GameState | RoundState] = list(states)
+    if not loaded:
         raise ValueError("from_states needs at least one state")
-    kinds = {type(state) for state in states}
+    kinds = {type(state) for state in loaded}
     if kinds not in ({GameState}, {RoundState}):
         raise TypeError("from_states takes GameStates only or RoundStates only (not a mix, not other objects)")
-    first = states[0]
+    first = loaded[0]
     rules, players = first.rules, len(first.hands) if isinstance(first, RoundState) else first.players
-    for index, state in enumerate(states):
+    for index, state in enumerate(loaded):
         count = len(state.hands) if isinstance(state, RoundState) else state.players
         if state.rules != rules or count != players:
             raise RulesError(
@@ -104,8 +106,8 @@ def from_states(states: Sequence[GameState] | Sequence[RoundState], *, deal: str
                 f"({count} players, {state.rules!r}); make one batch per configuration"
             )
     single = isinstance(first, RoundState)
-    batch = empty(tables(rules, players), len(states), single_round=single, deal=deal, reward=reward)
-    for index, state in enumerate(states):
+    batch = empty(tables(rules, players), len(loaded), single_round=single, deal=deal, reward=reward)
+    for index, state in enumerate(loaded):
         if isinstance(state, RoundState):
             batch.seed[index] = index
             batch.round_index[index] = rules.max_pip - state.double
@@ -218,4 +220,3 @@ def current_player(batch: Batch) -> np.ndarray[Any, np.dtype[np.int8]]:
     True
     """
     return np.where(batch.game_over | batch.round_over, -1, batch.current).astype(np.int8)
-

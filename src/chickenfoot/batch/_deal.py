@@ -9,7 +9,7 @@ Twister); ``deal="engine"`` calls that function per game instead, at Python spee
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -25,7 +25,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
+def _mix(x: NDArray[Any]) -> NDArray[Any]:
     """SplitMix64's output function: a bijection of 64-bit words that scrambles every bit."""
     z = x + _GOLDEN
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -33,13 +33,13 @@ def _mix(x: NDArray[np.uint64]) -> NDArray[np.uint64]:
     return z ^ (z >> np.uint64(31))
 
 
-def _random(seed: NDArray[np.int64], rounds: NDArray[np.int16], width: int) -> NDArray[np.uint64]:
+def _random(seed: NDArray[Any], rounds: NDArray[Any], width: int) -> NDArray[Any]:
     """Gets ``len(seed) x width`` random words, a pure function of each (seed, round)."""
     base = _mix(_mix(seed.astype(np.uint64)) ^ rounds.astype(np.uint64))
     return _mix(base[:, None] + np.arange(1, width + 1, dtype=np.uint64) * _GOLDEN)
 
 
-def start_games(batch: Batch, games: NDArray[np.intp], first_round: NDArray[np.int16] | None = None) -> None:
+def start_games(batch: Batch, games: NDArray[Any], first_round: NDArray[Any] | None = None) -> None:
     """Starts new games in rows ``games``: zero totals and deal the first round (or ``first_round``)."""
     batch.round_index[games] = 0 if first_round is None else first_round
     batch.totals[games] = 0
@@ -48,7 +48,7 @@ def start_games(batch: Batch, games: NDArray[np.intp], first_round: NDArray[np.i
     deal_rounds(batch, games)
 
 
-def deal_rounds(batch: Batch, games: NDArray[np.intp]) -> None:
+def deal_rounds(batch: Batch, games: NDArray[Any]) -> None:
     """Deals round ``batch.round_index`` of each game in ``games``."""
     if batch.deal == "engine":
         tb = batch.tables
@@ -59,7 +59,7 @@ def deal_rounds(batch: Batch, games: NDArray[np.intp]) -> None:
     _deal_numpy(batch, games)
 
 
-def _deal_numpy(batch: Batch, games: NDArray[np.intp]) -> None:
+def _deal_numpy(batch: Batch, games: NDArray[Any]) -> None:
     tb = batch.tables
     t, v, p, hand = tb.tiles, tb.values, tb.players, tb.hand_size
     n = games.size

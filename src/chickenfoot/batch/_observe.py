@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
 
 
-def observations(batch: Batch, seats: ArrayLike) -> NDArray[np.float32]:
+def observations(batch: Batch, seats: ArrayLike) -> NDArray[Any]:
     """Gets B x size: each game's observation for its seat in ``seats`` (one int, or one per game).
 
     Row ``i`` equals ``chickenfoot.observation.observation(to_state(batch, i), seat)`` for a
@@ -36,7 +36,7 @@ def observations(batch: Batch, seats: ArrayLike) -> NDArray[np.float32]:
     block = {name: (start, width) for name, start, width in layout(tb.rules, p)}
     out = np.zeros((size, observation_size(tb.rules, p)), dtype=np.float32)
 
-    def part(name: str) -> NDArray[np.float32]:
+    def part(name: str) -> NDArray[Any]:
         start, width = block[name]
         return out[:, start : start + width]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
@@ -30,16 +30,16 @@ class Tables:
     hand_size: int
     arms: int
     reserve: int
-    high: NDArray[np.intp]
+    high: NDArray[Any]
     """High half of tile t (T + 1 entries: the last is a dummy tile written to by games that do not move it)."""
-    low: NDArray[np.intp]
-    pair: NDArray[np.intp]
+    low: NDArray[Any]
+    pair: NDArray[Any]
     """V x V: the tile carrying both values (symmetric)."""
-    score: NDArray[np.int32]
+    score: NDArray[Any]
     """What tile t scores left in a hand (SET-2, SCORE-2); 0 for the dummy."""
-    carries: NDArray[np.int16]
+    carries: NDArray[Any]
     """T x V: 1 where tile t carries the value (a double counts once)."""
-    doubles: NDArray[np.int16]
+    doubles: NDArray[Any]
     """V: the tile index of each double."""
 
     @property

@@ -36,20 +36,19 @@ from numpy.typing import NDArray
 from .._rules import Rules
 from ..actions import action_count
 from ..observation import observation_size
-
 from ._arrays import Batch, greedy_actions, legal_action_mask, random_actions, reset_finished, step_inplace
 from ._convert import init
 from ._observe import observations
 
 __all__ = ["BatchVectorEnv", "Opponent"]
 
-Opponent = Callable[[Batch], NDArray[np.intp]]
+Opponent = Callable[[Batch], NDArray[Any]]
 """A vectorized opponent: gets one action per game of the batch (only the games an opponent is to move in count)."""
 
 _MAX_OPPONENT_STEPS = 100_000  # a safety stop; a game ends long before (every move shrinks hands, yard or board room)
 
 
-class BatchVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class BatchVectorEnv(gymnasium.vector.VectorEnv):
     """Runs ``num_envs`` games of Chicken Foot as one vectorized single-agent environment.
 
     ``reward`` is ``"win"`` (zero-sum win utilities when the game ends) or ``"score"`` (after
@@ -57,7 +56,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
     per episode instead of a whole game.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (gymnasium reads it from the class)
 
     def __init__(
         self,
@@ -105,7 +104,7 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
             raise RuntimeError("call reset() before step()")
         return self.games
 
-    def _opponents_move(self) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
+    def _opponents_move(self) -> tuple[NDArray[Any], NDArray[Any]]:
         """Lets the opponents move until it is the learner's turn everywhere; returns its rewards and endings."""
         games = self._batch()
         reward = np.zeros(self.num_envs, dtype=np.float32)
@@ -124,20 +123,22 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
 
     def reset(
         self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[NDArray[np.float32], dict[str, Any]]:
-        """Deals ``num_envs`` new games (game i from seed ``seed + i``) and plays the opponents to the learner's turn."""
+    ) -> tuple[NDArray[Any], dict[str, Any]]:
+        """Deals ``num_envs`` new games (game i from ``seed + i``); the opponents move up to the learner's turn."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         seeds = (
-            np.asarray(seed) + np.arange(self.num_envs) if isinstance(seed, int) else self._rng.integers(0, 2**62, self.num_envs)
+            np.asarray(seed) + np.arange(self.num_envs)
+            if isinstance(seed, int)
+            else self._rng.integers(0, 2**62, self.num_envs)
         )
         self.games = init(self.rules, self.players, seeds, single_round=self.single_round, reward=self.reward)
         self._opponents_move()
         return observations(self.games, self.seat), self._infos()
 
     def step(
-        self, actions: NDArray[np.integer]
-    ) -> tuple[NDArray[np.float32], NDArray[np.float32], NDArray[np.bool_], NDArray[np.bool_], dict[str, Any]]:
+        self, actions: NDArray[Any]
+    ) -> tuple[NDArray[Any], NDArray[Any], NDArray[Any], NDArray[Any], dict[str, Any]]:
         """Plays the learner's actions, then the opponents' moves; resets finished games in the same step."""
         games = self._batch()
         step_inplace(games, np.asarray(actions))
@@ -156,9 +157,6 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return observations(games, self.seat), reward, ended, truncated, infos
 
-    def action_masks(self) -> NDArray[np.bool_]:
+    def action_masks(self) -> NDArray[Any]:
         """Gets the legal actions of every game (the method MaskablePPO's vector support reads)."""
         return legal_action_mask(self._batch())
-
-
-
