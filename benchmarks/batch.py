@@ -124,6 +124,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline", default="7132f10", help="commit of the single-game engine to compare with")
     parser.add_argument("--json", type=Path, help="write the figures here")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="batch sizes, comma-separated")
+    parser.add_argument("--ways", default=",".join(WAYS), help="which of inplace, pure, mask to run")
     args = parser.parse_args()
     seconds = 0.7 if args.quick else 2.0
     repeat = 1 if args.quick else args.repeat
@@ -134,8 +136,8 @@ def main() -> None:
         for _ in range(repeat):
             rates["baseline"].append(baseline_rate(src, seconds))
             rates["single"].append(namespace["single"](seconds))
-            for size in SIZES:
-                for way in WAYS:
+            for size in map(int, args.sizes.split(",")):
+                for way in args.ways.split(","):
                     if way == "mask" and size < 1024:
                         continue
                     rates.setdefault(f"B={size} {way}", []).append(batch_rate(size, way, seconds, rules, players))

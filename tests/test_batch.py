@@ -219,3 +219,34 @@ def test_observations_equal_the_single_game_vectors(rules: cf.Rules, players: in
         vectors = batch.observations(games, seat)
         for i, state in enumerate(states):
             assert vectors[i].tolist() == observation(state, seat).tolist()
+
+
+@pytest.mark.rule("SCORE-1", "GAME-1", "ROUND-1")
+@pytest.mark.parametrize(
+    ("rules", "players"), [CONFIGS[2], (cf.Rules.cross(max_pip=6, hand_size=5, center_fallback="highest_double"), 3)]
+)
+def test_vectorized_deals_score_and_deal_rounds_as_apply(rules: cf.Rules, players: int) -> None:
+    games = batch.init(rules, players, np.arange(3))
+    rng = np.random.default_rng(4)
+    rounds_checked = 0
+    for _ in range(1500):
+        chosen = batch.random_actions(games, rng)
+        after = batch.step(games, chosen)
+        for i in np.flatnonzero(~games.game_over):
+            before = batch.to_state(games, int(i))
+            expected = cf.apply(before, actions.decode(int(chosen[i]), before))
+            got = batch.to_state(after, int(i))
+            if expected.round_index == before.round_index or expected.is_over:
+                assert got == expected
+            else:  # a new round: apply deals it with new_game's generator, the batch with its own
+                rounds_checked += 1
+                assert (got.results, got.totals, got.round_index) == (
+                    expected.results,
+                    expected.totals,
+                    expected.round_index,
+                )
+                assert got.round.double == expected.round.double or rules.center_fallback != "draw"
+        games = after
+        if games.game_over.all() or rounds_checked >= 8:
+            break
+    assert rounds_checked >= 8

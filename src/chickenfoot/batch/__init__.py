@@ -3,7 +3,7 @@
 Install with ``pip install chickenfoot[numpy]``. The functions are pure in the style of pgx:
 :func:`step` returns a new :class:`Batch` and never changes its input (:func:`step_inplace`
 is the explicit in-place form). Actions use the stable numbering of
-:mod:`chickenfoot.actions`, and :func:`to_state` turns any game of a batch back into the
+``chickenfoot.actions``, and :func:`to_state` turns any game of a batch back into the
 public :class:`~chickenfoot.GameState` or :class:`~chickenfoot.RoundState` that
 :func:`~chickenfoot.apply` would have produced, so the batch is tested move for move against
 the rules engine.

@@ -84,6 +84,10 @@ class Batch:
     """V x B: per value, how many nodes take a tile carrying it now (derived, refreshed by every step)."""
     mover: NDArray[Any]
     """V x B: per value, the tiles carrying it the player to move may play (derived; 0 once over)."""
+    draw_ok: NDArray[Any]
+    """B: whether drawing is legal now (derived: DRAW-1, DRAW-4, YARD-1)."""
+    pass_ok: NDArray[Any]
+    """B: whether passing is legal now (derived: DRAW-2, DRAW-3, YARD-2)."""
     hand_count: NDArray[Any]
     """B x P: tiles in each hand."""
     current: NDArray[Any]
@@ -179,6 +183,8 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
         held=z((p, v + 1, size), i16),
         slots=z((v, size), n),
         mover=z((v, size), i16),
+        draw_ok=z((size,), np.bool_),
+        pass_ok=z((size,), np.bool_),
         hand_count=z((size, p), i16),
         current=z((size,), n),
         drawn=z((size,), n),
@@ -236,10 +242,12 @@ def _usable(batch: Batch) -> NDArray[Any]:
     return hand & ((drawn < 0) | (np.arange(t) == drawn)) & _live(batch)[:, None]
 
 
-def refresh(batch: Batch) -> None:
-    """Recomputes the derived arrays ``slots`` and ``mover`` after the others changed."""
-    batch.slots[:] = _slots(batch)
+def refresh(batch: Batch, *, slots: bool = True) -> None:
+    """Recomputes the derived arrays (``slots``, ``mover``, ``draw_ok``, ``pass_ok``) after the others changed."""
+    if slots:
+        batch.slots[:] = _slots(batch)
     batch.mover[:] = _mover_values(batch)
+    batch.draw_ok[:], batch.pass_ok[:] = _others(batch, _any_play(batch))
 
 
 def _slots(batch: Batch) -> NDArray[Any]:
@@ -276,7 +284,7 @@ def _others(batch: Batch, any_play: NDArray[Any]) -> tuple[NDArray[Any], NDArray
 
 
 def legal_action_mask(batch: Batch) -> NDArray[Any]:
-    """Gets B x actions: true for each game's legal actions (the numbering of :mod:`chickenfoot.actions`).
+    """Gets B x actions: true for each game's legal actions (the numbering of ``chickenfoot.actions``).
 
     A finished game has no legal action (its row is all false), as ``action_mask`` of a finished state.
     """
@@ -287,7 +295,7 @@ def legal_action_mask(batch: Batch) -> NDArray[Any]:
     mask = np.zeros((size, tb.actions), dtype=np.bool_)
     plays = mask[:, :-2].reshape(size, v, v, v - 1)  # a view: rows of the mask split by (matched, other, slot)
     np.logical_and(holds[:, :, :, None], np.arange(v - 1) < slots.T[:, :, None, None], out=plays)
-    mask[:, -2], mask[:, -1] = _others(batch, _any_play(batch))
+    mask[:, -2], mask[:, -1] = batch.draw_ok, batch.pass_ok
     return mask
 
 
@@ -314,7 +322,7 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
     slots = batch.slots
     per_value = slots * batch.mover  # V x B: plays matched against each value
     count = per_value.sum(axis=0)
-    draw_ok, pass_ok = _others(batch, count > 0)
+    draw_ok, pass_ok = batch.draw_ok, batch.pass_ok
     uniform = rng.random((3, size))
     pick = (uniform[0] * (count + pass_ok)).astype(np.intp)  # pass is the last choice when legal with plays
     matched = np.zeros(size, dtype=np.intp)
@@ -337,7 +345,7 @@ def greedy_actions(batch: Batch) -> NDArray[Any]:
     """Picks per game the play of the highest-scoring tile (SCORE-1 sheds most), else draws or passes.
 
     Ties go to the lowest tile index and then to its high half's first slot; with a playable
-    drawn tile it plays it. A vectorized cousin of :class:`~chickenfoot.bots.GreedyBot`
+    drawn tile it plays it. A vectorized cousin of ``GreedyBot``
     without its chicken-foot look-ahead.
     """
     tb = batch.tables
@@ -347,7 +355,7 @@ def greedy_actions(batch: Batch) -> NDArray[Any]:
     by_high = slots[:, tb.high[:t]]
     by_low = slots[:, tb.low[:t]]
     plays = _usable(batch) & ((by_high > 0) | (by_low > 0))
-    draw_ok, _ = _others(batch, plays.any(axis=1))
+    draw_ok = batch.draw_ok
     tile = np.argmax(np.where(plays, tb.score[:t] + 1, 0), axis=1)
     on_high = by_high[rows, tile] > 0
     high, low = tb.high[tile].astype(np.intp), tb.low[tile].astype(np.intp)
@@ -365,7 +373,7 @@ def _check(batch: Batch, actions: NDArray[Any], moving: NDArray[Any]) -> None:
     v, size = tb.values, batch.size
     rows = np.arange(size)
     slots = batch.slots
-    draw_ok, pass_ok = _others(batch, _any_play(batch))
+    draw_ok, pass_ok = batch.draw_ok, batch.pass_ok
     play = np.clip(actions, 0, tb.actions - 3)
     pair, slot = np.divmod(play, v - 1)
     matched, other = np.divmod(pair, v)
@@ -477,7 +485,7 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     finished = np.flatnonzero(ended)
     if finished.size:
         _end_rounds(batch, finished)
-    refresh(batch)
+    refresh(batch, slots=False)  # _end_rounds set the slots of the rounds it dealt
     return batch
 
 
@@ -554,6 +562,7 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
     if going_on.size:
         batch.round_index[going_on] += 1
         deal_rounds(batch, going_on)
+        batch.slots[:, going_on] = np.arange(tb.values)[:, None] == batch.pending_value[going_on]  # OPEN-2
 
 
 def winners(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:

@@ -26,7 +26,7 @@ class Tables:
     values: int
     """V = max_pip + 1."""
     actions: int
-    """``V * V * (V - 1) + 2``, as in :mod:`chickenfoot.actions`."""
+    """``V * V * (V - 1) + 2``, as in ``chickenfoot.actions``."""
     hand_size: int
     arms: int
     reserve: int
