@@ -13,7 +13,8 @@ to back (so a busy machine slows them alike), in moves per second with every pla
   choice, as the engine stood at ``--baseline`` (default 7132f10, extracted with ``git archive``
   and run in a subprocess) and as it is in this checkout;
 * the batch at B = 1, 64, 1024, 4096: whole random games with automatic reset, each step a
-  uniform random legal action per game, three ways: ``random_actions`` + ``step_inplace``;
+  uniform random legal action per game, four ways: ``random_actions`` + ``step_inplace``; the
+  same with ``check=False`` (``random_actions`` is legal by construction, and the tests prove it);
   ``random_actions`` + the pure ``step`` (it copies the batch each step); and the full
   ``legal_action_mask`` + sampling from it + ``step_inplace`` (what a masked policy pays);
 * memory: bytes of the batch's arrays per game (whole games and single rounds), and of one mask row.
@@ -45,7 +46,7 @@ import chickenfoot as cf  # noqa: E402
 from chickenfoot import batch  # noqa: E402
 
 SIZES = (1, 64, 1024, 4096)
-WAYS = ("inplace", "pure", "mask")
+WAYS = ("inplace", "unchecked", "pure", "mask")
 
 # The single-game playout, run here and (as text) in the baseline's subprocess.
 SINGLE = """
@@ -103,7 +104,7 @@ def batch_rate(size: int, way: str, seconds: float, rules: cf.Rules, players: in
         if way == "pure":
             games = batch.step(games, actions, autoreset=True)
         else:
-            batch.reset_finished(batch.step_inplace(games, actions))
+            batch.reset_finished(batch.step_inplace(games, actions, check=way != "unchecked"))
     return moves / (time.process_time() - start)
 
 
