@@ -49,3 +49,18 @@ def test_bad_settings_are_refused() -> None:
         BatchVectorEnv(num_envs=2, players=2, seat=2)
     with pytest.raises(RuntimeError, match="reset"):
         BatchVectorEnv(num_envs=2).step(np.zeros(2, dtype=int))
+
+
+def test_make_vec_builds_it_from_a_vector_entry_point() -> None:
+    import gymnasium
+
+    name = "chickenfoot_test/BatchTrains-v0"
+    gymnasium.register(id=name, entry_point=None, vector_entry_point="chickenfoot.batch.env:BatchVectorEnv")
+    try:
+        env = gymnasium.make_vec(name, num_envs=4, vectorization_mode="vector_entry_point", players=3)
+        obs, infos = env.reset(seed=0)
+        assert isinstance(env, BatchVectorEnv)
+        assert obs.shape == (4, env.single_observation_space.shape[0])
+        assert infos["action_mask"].shape == (4, 902)
+    finally:
+        gymnasium.registry.pop(name)
