@@ -300,12 +300,12 @@ def legal_action_mask(batch: Batch) -> NDArray[Any]:
 
 
 def _nth_true(flags: NDArray[Any], n: NDArray[Any]) -> NDArray[Any]:
-    """Gets per column the row of the ``n``-th (0-based) true flag (a loop over a short axis)."""
+    """Gets per column the row of the ``n``-th (0-based) true flag: how many rows end with a count of ``n`` or less."""
     seen = np.zeros(flags.shape[1], dtype=np.intp)
     found = np.zeros(flags.shape[1], dtype=np.intp)
-    for row in range(flags.shape[0]):
-        found += row * (flags[row] & (seen == n))
-        seen += flags[row]
+    for row in flags[:-1]:  # a loop over a short axis (the values); the last row is never passed
+        seen += row
+        found += seen <= n
     return found
 
 
