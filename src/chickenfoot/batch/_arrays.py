@@ -450,9 +450,10 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     batch.pending[filled & (batch.missing == 0)] = -1
     # FOOT-1: a double becomes a pending foot; any other tile offers its other half at the end of that list.
     foot = is_play & (matched == other)
-    batch.pending[:] = np.where(foot, node, batch.pending)
-    batch.pending_value[:] = np.where(foot, matched, batch.pending_value)
-    batch.missing[:] = np.where(foot, FOOT_TOES, batch.missing)
+    feet = np.flatnonzero(foot)
+    batch.pending[feet] = node[feet]
+    batch.pending_value[feet] = matched[feet]
+    batch.missing[feet] = FOOT_TOES
     new_value = np.where(is_play & ~foot, other, v)
     new_count = new_value * size + rows
     ends[(new_value * v + np.minimum(counts[new_count], v - 1)) * size + rows] = node
@@ -460,16 +461,20 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     batch.ends_count[v] = 0
     out = is_play & (hand_count[rows * p + player] == 0)  # END-1
 
-    # DRAW-1: yard[0] joins the hand; the turn goes on with the drawn tile remembered.
-    drawn = np.where(is_draw, _flat(batch.yard)[by_tile + batch.yard_head], t)
-    _flat(batch.loc)[by_tile + drawn] = np.where(is_draw, player, tb.board_slot)
-    batch.yard_head[:] += is_draw
-    hand_count[rows * p + player] += is_draw
+    # DRAW-1: yard[0] joins the hand; the turn goes on with the drawn tile remembered. Fewer
+    # games draw than play, so this works on the drawing games alone.
+    batch.drawn[is_play | is_pass] = -1
+    drawing = np.flatnonzero(is_draw)
+    drawer = player[drawing]
+    drawn = _flat(batch.yard)[by_tile[drawing] + batch.yard_head[drawing]]
+    _flat(batch.loc)[by_tile[drawing] + drawn] = drawer
+    batch.yard_head[drawing] += 1
+    hand_count[drawing * p + drawer] += 1
     high, low = tb.high[drawn], tb.low[drawn]
-    held[by_mover + np.where(is_draw, high, v) * size] += 1
-    held[by_mover + np.where(is_draw & (high != low), low, v) * size] += 1
+    held[by_mover[drawing] + high * size] += 1
+    held[by_mover[drawing] + np.where(high != low, low, v) * size] += 1
     batch.held[:, v] = 0
-    batch.drawn[:] = np.where(is_draw, drawn, np.where(is_play | is_pass, -1, batch.drawn))
+    batch.drawn[drawing] = drawn
 
     # TURN-1: a play (unless it went out) or a pass hands the turn on.
     batch.current[:] = np.where((is_play & ~out) | is_pass, (player + 1) % p, player)
