@@ -146,7 +146,7 @@ def test_a_seed_fixes_the_episode_and_the_opponents_are_asked() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"preset": "mexican"}, "preset must be"),
+        ({"preset": "mexican"}, "unknown preset"),
         ({"players": 9}, "players"),
         ({"rounds": 11}, "rounds must be"),
         ({"seat": 2}, "seat must be"),

@@ -106,9 +106,7 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
     ) -> None:
         """Builds the environment (see the module doc for each option)."""
         if rules is None:
-            if preset not in ("trains", "cross"):
-                raise ValueError(f"preset must be 'trains' or 'cross', got {preset!r}")
-            rules = Rules.trains(max_pip=max_pip) if preset == "trains" else Rules.cross(max_pip=max_pip)
+            rules = Rules.preset(preset, max_pip=max_pip)
         rules.check_players(players)
         self.rounds = rounds or rules.rounds
         if not 1 <= self.rounds <= rules.rounds:
