@@ -347,7 +347,10 @@ def fail_on_rule_gaps(app: Sphinx, exception: Exception | None) -> None:
 PUBLIC_MODULES = (
     "chickenfoot",
     "chickenfoot.actions",
+    "chickenfoot.batch",
+    "chickenfoot.batch.env",
     "chickenfoot.bots",
+    "chickenfoot.gymnasium",
     "chickenfoot.observation",
     "chickenfoot.render",
     "chickenfoot.svg",

@@ -245,6 +245,18 @@ class Board:
         board: Board = built
         return board
 
+    def __str__(self) -> str:
+        """Writes the layout as a tree (see :func:`chickenfoot.render.render_text`)."""
+        from .render import render_text  # late: render imports this module
+
+        return render_text(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
+
 
 _NODES: dict[int, Node] = {}
 _BoardBuilder: Any = builder(Board)
