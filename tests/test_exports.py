@@ -15,7 +15,18 @@ import pytest
 
 import chickenfoot as cf
 
-TOPIC_MODULES = ["bots", "tournament", "svg", "render", "actions", "observation", "gymnasium", "batch", "batch.env", "reference"]
+TOPIC_MODULES = [
+    "bots",
+    "tournament",
+    "svg",
+    "render",
+    "actions",
+    "observation",
+    "gymnasium",
+    "batch",
+    "batch.env",
+    "reference",
+]
 NEEDS = {"observation": "numpy", "gymnasium": "gymnasium", "batch": "numpy", "batch.env": "gymnasium"}  # extras
 TOP_LEVEL_LIMIT = 40  # the core stays small; topics live in their own modules, as in python-chess
 
