@@ -352,6 +352,7 @@ PUBLIC_MODULES = (
     "chickenfoot.bots",
     "chickenfoot.gymnasium",
     "chickenfoot.observation",
+    "chickenfoot.reference",
     "chickenfoot.render",
     "chickenfoot.svg",
     "chickenfoot.tournament",
