@@ -33,7 +33,7 @@ from ._errors import InvalidRecordError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
 from ._scoring import round_scores, winners
-from ._state import GameState, PlayerIndex, RoundResult, RoundState
+from ._state import GameState, PlayerIndex, RoundResult, RoundState, replace_game, replace_round
 from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
 
@@ -168,7 +168,7 @@ class ChanceGame:
         yard = (tile, *(other for other in state.yard if other is not tile))
         self.drawing = False
         self.events.append((state.current_player, f"got {tile}"))
-        self._advance(apply(attrs.evolve(state, yard=yard), DRAW))
+        self._advance(apply(replace_round(state, yard=yard), DRAW))
 
     def _deal_step(self, outcome: int) -> None:
         rules, players = self.rules, self.players
@@ -367,4 +367,4 @@ def _shuffle_unseen(game: GameState, player: PlayerIndex, rng: random.Random) ->
         if drawn is not None and seat == state.current_player:
             drawn = new[-1]  # the engine appends a drawn tile to the hand
         hands.append(new)
-    return attrs.evolve(game, round=attrs.evolve(state, hands=tuple(hands), yard=tuple(unseen), drawn=drawn))
+    return replace_game(game, round=replace_round(state, hands=tuple(hands), yard=tuple(unseen), drawn=drawn))

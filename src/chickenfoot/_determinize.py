@@ -57,7 +57,7 @@ from ._board import Board
 from ._engine import apply
 from ._errors import IllegalMoveError, InvalidRecordError
 from ._moves import Draw, Pass, Play
-from ._state import GameState, RoundResult, RoundState
+from ._state import GameState, RoundResult, RoundState, replace_round
 from ._tiles import Tile
 from ._views import PlayerView, observe
 
@@ -446,7 +446,7 @@ def _replay(
     ordered = (*state.hands[: view.player], view.hand, *state.hands[view.player + 1 :])
     if sorted(ordered[view.player]) != sorted(state.hands[view.player]):
         raise InvalidRecordError("the viewer's hand does not match their history")  # pragma: no cover
-    return attrs.evolve(state, hands=ordered)
+    return replace_round(state, hands=ordered)
 
 
 def _game(view: PlayerView, round_: RoundState, rng: random.Random) -> GameState:

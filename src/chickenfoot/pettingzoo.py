@@ -26,7 +26,6 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import attrs
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -36,7 +35,7 @@ from ._engine import apply, legal_moves, new_game
 from ._render import render_text
 from ._rules import Rules
 from ._scoring import win_utilities, winners, worst_total
-from ._state import GameState
+from ._state import GameState, replace_game
 from .observation import layout, observation, observation_size
 
 __all__ = ["ChickenfootEnv", "env", "raw_env"]
@@ -165,7 +164,7 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
                 self.rewards[self.possible_agents[seat]] = mean - score
         if len(after.results) >= self.rounds and not after.is_over:
             # A game cut short: show the last round played, not the round the engine dealt next.
-            after = attrs.evolve(after, round=after.results[-1].final, round_index=game.round_index)
+            after = replace_game(after, round=after.results[-1].final, round_index=game.round_index)
         self.game = after
         if after.is_over or len(after.results) >= self.rounds:
             if self.reward == "win":
