@@ -74,6 +74,23 @@ def play(tile: int, onto: int) -> int:
     return onto << 8 | tile
 
 
+def replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
+    """Returns ``items`` with ``items[at]`` replaced by ``item``."""
+    changed = list(items)
+    changed[at] = item
+    return tuple(changed)
+
+
+def without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
+    """Returns ``items`` without the first occurrence of ``item``, the rest in order."""
+    kept = list(items)
+    for at in range(len(kept)):
+        if kept[at] == item:
+            del kept[at]
+            break
+    return tuple(kept)
+
+
 def is_double(tile: int) -> bool:
     """Tells whether both halves of ``tile`` carry the same value."""
     return HIGH[tile] == LOW[tile]
@@ -176,9 +193,9 @@ class Layout:
                 pending_value = NONE
         else:
             offering = ends[matched]  # PLAY-2: a non-pending end takes one tile, so it closes
-            if onto in offering:
-                rest = tuple([end for end in offering if end != onto])
-                ends = (*ends[:matched], rest, *ends[matched + 1 :])
+            rest = without(offering, onto)
+            if len(rest) < len(offering):
+                ends = replaced(ends, matched, rest)
                 if not rest:
                     mask &= ~(1 << matched)
         index = self.size
@@ -189,7 +206,7 @@ class Layout:
             pending, pending_value, missing = index, matched, FOOT_TOES  # FOOT-1: laid crosswise
         else:
             exposed = low if high == matched else high
-            ends = (*ends[:exposed], (*ends[exposed], index), *ends[exposed + 1 :])
+            ends = replaced(ends, exposed, (*ends[exposed], index))
             mask |= 1 << exposed
         return Layout(Placed(tile, onto, exposed, self.last), index + 1, ends, mask, pending, pending_value, missing)
 
@@ -393,10 +410,8 @@ class Round:
     def _after_play(self, tile: int, onto: int) -> Round:
         player = self.current
         hands = self.hands
-        hand = hands[player]
-        at = hand.index(tile)
-        hand = (*hand[:at], *hand[at + 1 :])
-        hands = (*hands[:player], hand, *hands[player + 1 :])
+        hand = without(hands[player], tile)
+        hands = replaced(hands, player, hand)
         layout = self.layout
         if layout.pending != NONE:
             matched = layout.pending_value
@@ -428,7 +443,7 @@ class Round:
         player = self.current
         tile = self.yard[0]
         hands = self.hands
-        hands = (*hands[:player], (*hands[player], tile), *hands[player + 1 :])
+        hands = replaced(hands, player, (*hands[player], tile))
         after = Round(
             self.settings,
             hands,
