@@ -109,7 +109,7 @@ class Board:
 
     @property
     def ends_by_value(self) -> tuple[tuple[NodeIndex, ...], ...]:
-        """Gets, for each pip value, the non-pending open ends offering it (each has room for one tile)."""
+        """Gets the non-pending open ends offering each pip value, by value (each has room for one tile)."""
         return self._layout.ends
 
     @property

@@ -83,6 +83,8 @@ def replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
 
 def without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
     """Returns ``items`` without the first occurrence of ``item``, the rest in order."""
+    if len(items) == 1 and items[0] == item:
+        return ()
     kept = list(items)
     for at in range(len(kept)):
         if kept[at] == item:
@@ -181,7 +183,7 @@ class Layout:
         A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
         node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
         """
-        ends = self.ends
+        changed = list(self.ends)  # the open ends by value, as they will be
         mask = self.ends_mask
         pending = self.pending
         pending_value = self.pending_value
@@ -192,12 +194,11 @@ class Layout:
                 pending = NONE
                 pending_value = NONE
         else:
-            offering = ends[matched]  # PLAY-2: a non-pending end takes one tile, so it closes
+            offering: tuple[int, ...] = changed[matched]  # PLAY-2: a non-pending end takes one tile, so it closes
             rest = without(offering, onto)
-            if len(rest) < len(offering):
-                ends = replaced(ends, matched, rest)
-                if not rest:
-                    mask &= ~(1 << matched)
+            changed[matched] = rest
+            if not rest:
+                mask &= ~(1 << matched)
         index = self.size
         high = HIGH[tile]
         low = LOW[tile]
@@ -206,8 +207,9 @@ class Layout:
             pending, pending_value, missing = index, matched, FOOT_TOES  # FOOT-1: laid crosswise
         else:
             exposed = low if high == matched else high
-            ends = replaced(ends, exposed, (*ends[exposed], index))
+            changed[exposed] = (*changed[exposed], index)
             mask |= 1 << exposed
+        ends = tuple(changed)
         return Layout(Placed(tile, onto, exposed, self.last), index + 1, ends, mask, pending, pending_value, missing)
 
     def same_nodes(self, other: Layout) -> bool:

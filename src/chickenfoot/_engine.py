@@ -18,6 +18,9 @@ from ._rules import Rules
 from ._scoring import winners
 from ._state import MOVES, GameState, RoundResult, RoundState, game_of, move_code, round_of
 
+_new = object.__new__
+_init_game = GameState.__attrs_init__
+
 __all__ = ["apply", "ends_blocked", "legal_moves", "new_game"]
 
 State = TypeVar("State", GameState, RoundState)
@@ -144,9 +147,8 @@ def _checked_code(core: Round, move: Move) -> int:
     return code
 
 
-def _apply_game(state: GameState, move: Move) -> GameState:
-    game = state._game
-    after = game.after(move)  # the move by identity among those legal_moves handed out
+def _apply_game(game: Game, move: Move, after: Game | None) -> GameState:
+    """Applies ``move`` to ``game``, given ``after``, the game after it if it was found by identity."""
     if after is None:
         if game.is_over():
             raise IllegalMoveError("the game is over: no more moves")
@@ -185,7 +187,13 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
     (2, 1)
     """
     if type(state) is GameState:
-        return _apply_game(state, move)
+        game = state._game
+        after = game.after(move)  # the move by identity among those legal_moves handed out
+        if after is not None and not after.round.over:  # the usual case, kept short
+            view: GameState = _new(GameState)
+            _init_game(view, after)
+            return view
+        return _apply_game(game, move, after)
     if type(state) is RoundState:
         core = state._round
         code = core.code_of(move)  # the move by identity among those legal_moves handed out
