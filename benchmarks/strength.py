@@ -21,19 +21,20 @@ from pathlib import Path
 import attrs
 
 import chickenfoot as cf
+import chickenfoot.tournament
 
 
-def _play(task: tuple[tuple[str, ...], int, int]) -> cf.GameOutcome:
+def _play(task: tuple[tuple[str, ...], int, int]) -> cf.tournament.GameOutcome:
     lineup, seed, index = task
-    return cf.play_game(cf.Rules.trains(), lineup, seed, index)
+    return cf.tournament.play_game(cf.Rules.trains(), lineup, seed, index)
 
 
-def _load(log: Path) -> dict[int, cf.GameOutcome]:
-    done: dict[int, cf.GameOutcome] = {}
+def _load(log: Path) -> dict[int, cf.tournament.GameOutcome]:
+    done: dict[int, cf.tournament.GameOutcome] = {}
     if log.exists():
         for line in log.read_text().splitlines():
             data = json.loads(line)
-            done[data["index"]] = cf.GameOutcome(
+            done[data["index"]] = cf.tournament.GameOutcome(
                 index=data["index"],
                 seed=data["seed"],
                 seats=tuple(data["seats"]),
@@ -66,7 +67,7 @@ def main() -> int:
             if len(done) % 25 == 0:
                 print(f"{len(done)}/{args.games} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     outcomes = tuple(done[index] for index in sorted(done) if index < args.games)
-    result = cf.TournamentResult(rules=cf.Rules.trains(), lineup=lineup, seed=args.seed, outcomes=outcomes)
+    result = cf.tournament.TournamentResult(rules=cf.Rules.trains(), lineup=lineup, seed=args.seed, outcomes=outcomes)
     # Paired by game: the search seat's mean round score minus the other seats' mean.
     differences = []
     for outcome in outcomes:

@@ -31,11 +31,12 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
     "chickenfoot_docs",
+    "playground",  # bundles the browser playground into <html>/playground/ (needs `npm ci`)
 ]
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_generated/rules_table.md", "_generated/inventories"]
+exclude_patterns = ["_build", "_generated/rules_table.md", "_generated/inventories", "_playground"]
 templates_path: list[str] = []
 html_static_path = ["_static"]
 html_theme = "furo"
@@ -53,6 +54,9 @@ nitpick_ignore = [
     ("py:class", "DrawnTilePolicy"),
     ("py:class", "CenterFallback"),
     ("py:class", "TieBreak"),
+    # numpy ships no inventory here; the observation functions return float32 arrays.
+    ("py:class", "NDArray"),
+    ("py:class", "np.float32"),
 ]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -76,11 +80,15 @@ intersphinx_mapping = {
 chickenfoot_placed_pages = [
     "quickstart",
     "rules",
+    "architecture",
+    "decisions",
     "variants",
     "writing-a-bot",
     "bots",
     "records",
     "cli",
+    "playground",
+    "embedding",
     "interop",
     "openspiel",
     "pettingzoo",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import chickenfoot as cf
+from chickenfoot.bots import Bot, GreedyBot, RandomBot
 
 
 def heavy_bot(view: cf.PlayerView) -> cf.Move:
@@ -20,7 +21,7 @@ def heavy_bot(view: cf.PlayerView) -> cf.Move:
     return max(plays, key=lambda play: (value(play.tile), play.tile.is_double))
 
 
-def match(bots: Sequence[cf.Bot], seed: int) -> tuple[int, ...]:
+def match(bots: Sequence[Bot], seed: int) -> tuple[int, ...]:
     """Plays one game, each seat's bot seeing only its own view; returns the final totals."""
     game = cf.new_game(cf.Rules.trains(), players=len(bots), seed=seed)
     while not game.is_over:
@@ -32,11 +33,9 @@ def match(bots: Sequence[cf.Bot], seed: int) -> tuple[int, ...]:
 
 def main() -> None:
     """Plays a short series and prints each seat's points (lower is better)."""
-    # A plain function is a cf.Bot (called with a view, returns a move), so heavy_bot sits at the
+    # A plain function is a Bot (called with a view, returns a move), so heavy_bot sits at the
     # table next to the library's own bots.
-    series = [
-        match([heavy_bot, cf.RandomBot(seed), cf.RandomBot(seed + 1), cf.GreedyBot()], seed) for seed in range(10)
-    ]
+    series = [match([heavy_bot, RandomBot(seed), RandomBot(seed + 1), GreedyBot()], seed) for seed in range(10)]
     points = [sum(totals[seat] for totals in series) for seat in range(4)]
     print("points over 10 games:", ", ".join(f"seat {seat}: {p}" for seat, p in enumerate(points)))
     print("seats 1-2: RandomBot, seat 3: GreedyBot")

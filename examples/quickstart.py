@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import chickenfoot as cf
+import chickenfoot.render
 
 
 def main() -> None:
@@ -21,7 +22,7 @@ def main() -> None:
     # Each finished round keeps its final state, so its board can still be drawn.
     last = game.results[-1]
     print(f"The last round started with {last.double}-{last.double}:")
-    print(cf.render_text(last.final))
+    print(cf.render.render_text(last.final))
     for number, result in enumerate(game.results, start=1):
         ending = f"player {result.went_out} went out" if result.went_out is not None else "blocked"
         print(f"round {number:2}: {ending:20} scores {result.scores}")

@@ -6,7 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import chickenfoot as cf
+import chickenfoot.tournament
 from _games import games
+from chickenfoot.bots import Bot, GreedyBot, RandomBot, SearchBot
 
 Tile = cf.Tile
 
@@ -16,10 +18,10 @@ def _to_move(game: cf.GameState) -> cf.PlayerView:
 
 
 def test_bots_satisfy_the_protocol() -> None:
-    for bot in (cf.RandomBot(seed=1), cf.GreedyBot(), cf.SearchBot(simulations=5)):
-        assert isinstance(bot, cf.Bot)
-    assert isinstance(lambda view: view.legal_moves[0], cf.Bot)  # any callable is a bot
-    assert not isinstance(42, cf.Bot)
+    for bot in (RandomBot(seed=1), GreedyBot(), SearchBot(simulations=5)):
+        assert isinstance(bot, Bot)
+    assert isinstance(lambda view: view.legal_moves[0], Bot)  # any callable is a bot
+    assert not isinstance(42, Bot)
 
 
 @given(games(), st.integers(0, 2**16))
@@ -27,7 +29,7 @@ def test_random_and_greedy_bots_choose_a_legal_move(game: cf.GameState, seed: in
     if game.is_over:
         return
     view = _to_move(game)
-    for bot in (cf.RandomBot(seed=seed), cf.GreedyBot()):
+    for bot in (RandomBot(seed=seed), GreedyBot()):
         move = bot(view)
         assert move in cf.legal_moves(game)
         cf.apply(game, move)  # and the engine accepts it
@@ -39,10 +41,10 @@ def test_search_bot_chooses_a_legal_move_and_is_reproducible(game: cf.GameState,
     if game.is_over:
         return
     view = _to_move(game)
-    bot = cf.SearchBot(simulations=12, seed=seed)
+    bot = SearchBot(simulations=12, seed=seed)
     move = bot(view)
     assert move in cf.legal_moves(game)
-    assert cf.SearchBot(simulations=12, seed=seed)(view) == move  # a pure function of seed and view
+    assert SearchBot(simulations=12, seed=seed)(view) == move  # a pure function of seed and view
 
 
 @given(games())
@@ -50,7 +52,7 @@ def test_greedy_opens_no_foot_it_cannot_help_fill_and_sheds_high(game: cf.GameSt
     if game.is_over:
         return
     view = _to_move(game)
-    move = cf.GreedyBot()(view)
+    move = GreedyBot()(view)
     plays = [m for m in view.legal_moves if type(m) is cf.Play]
     if type(move) is not cf.Play:
         assert not plays  # it draws or passes only when it cannot play
@@ -71,9 +73,9 @@ def test_random_bot_depends_only_on_seed_and_view() -> None:
     while len(cf.legal_moves(game)) < 3:
         game = cf.apply(game, cf.legal_moves(game)[0])
     view = _to_move(game)
-    picks = {cf.RandomBot(seed=s)(view) for s in range(40)}
+    picks = {RandomBot(seed=s)(view) for s in range(40)}
     assert len(picks) > 1  # it does vary with the seed...
-    assert all(cf.RandomBot(seed=3)(view) == cf.RandomBot(seed=3)(view) for _ in range(5))  # ...and only with it
+    assert all(RandomBot(seed=3)(view) == RandomBot(seed=3)(view) for _ in range(5))  # ...and only with it
 
 
 def _view_with(hand: tuple[Tile, ...], board: cf.Board, rules: cf.Rules | None = None) -> cf.PlayerView:
@@ -96,34 +98,34 @@ def _open_board() -> cf.Board:
 def test_greedy_sheds_the_highest_value_tile() -> None:
     # Plays: 5-1 onto 5 (6 points), 5-2 onto 5 (7), 6-3 onto 3 (9); 0-0 fits nowhere.
     view = _view_with((Tile(5, 1), Tile(6, 3), Tile(5, 2), Tile(0, 0)), _open_board())
-    assert cf.GreedyBot()(view) == cf.Play(Tile(6, 3), onto=2)
+    assert GreedyBot()(view) == cf.Play(Tile(6, 3), onto=2)
 
 
 def test_greedy_prefers_a_double_it_can_follow_up() -> None:
     # 5-5 opens a foot on 5 and the hand holds two more 5s for its toes: worth more than 6-3.
     view = _view_with((Tile(5, 5), Tile(6, 3), Tile(5, 1), Tile(5, 2)), _open_board())
-    assert cf.GreedyBot()(view) == cf.Play(Tile(5, 5), onto=1)
+    assert GreedyBot()(view) == cf.Play(Tile(5, 5), onto=1)
 
 
 def test_greedy_avoids_a_foot_it_cannot_help_fill() -> None:
     # 3-3 would open a foot on 3 that nothing else in this hand can fill: shed 5-1 instead.
     view = _view_with((Tile(3, 3), Tile(5, 1), Tile(8, 7)), _open_board())
-    assert cf.GreedyBot()(view) == cf.Play(Tile(5, 1), onto=1)
+    assert GreedyBot()(view) == cf.Play(Tile(5, 1), onto=1)
 
 
 def test_greedy_fills_a_pending_foot_with_its_best_toe() -> None:
     board = _open_board().place(Tile(5, 5), onto=1)  # a foot on 5 is pending at node 3
     view = _view_with((Tile(5, 0), Tile(5, 4), Tile(9, 8)), board)
-    assert cf.GreedyBot()(view) == cf.Play(Tile(5, 4), onto=3)
+    assert GreedyBot()(view) == cf.Play(Tile(5, 4), onto=3)
 
 
 def test_search_bot_rejects_bad_budgets() -> None:
     with pytest.raises(ValueError, match="simulations"):
-        cf.SearchBot(simulations=0)
+        SearchBot(simulations=0)
     with pytest.raises(ValueError, match="seconds"):
-        cf.SearchBot(seconds=0)
+        SearchBot(seconds=0)
     with pytest.raises(ValueError, match="worlds"):
-        cf.SearchBot(worlds=0)
+        SearchBot(worlds=0)
 
 
 def test_search_bot_with_a_time_budget_answers_in_time() -> None:
@@ -132,7 +134,7 @@ def test_search_bot_with_a_time_budget_answers_in_time() -> None:
     game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     view = _to_move(game)
     started = time.perf_counter()
-    assert cf.SearchBot(simulations=1, seconds=0.05)(view) in view.legal_moves
+    assert SearchBot(simulations=1, seconds=0.05)(view) in view.legal_moves
     assert time.perf_counter() - started < 2.0
 
 
@@ -140,13 +142,13 @@ def test_search_bot_makes_a_forced_move_without_searching() -> None:
     board = _open_board().place(Tile(5, 5), onto=1)  # pending foot on 5: only 5-4 fits
     view = _view_with((Tile(5, 4), Tile(9, 8)), board)
     assert view.legal_moves == (cf.Play(Tile(5, 4), onto=3),)
-    assert cf.SearchBot(simulations=10**9)(view) == view.legal_moves[0]  # would never return if it searched
+    assert SearchBot(simulations=10**9)(view) == view.legal_moves[0]  # would never return if it searched
 
 
 def test_search_beats_random_over_a_few_games() -> None:
     # Double-6 keeps games short: 7 rounds of 5 tiles each.
     lineup = ["search:20", "random", "random", "random"]
-    result = cf.run_tournament(lineup, games=6, seed=11, workers=1, rules=cf.Rules.trains(max_pip=6))
+    result = cf.tournament.run_tournament(lineup, games=6, seed=11, workers=1, rules=cf.Rules.trains(max_pip=6))
     search, random_ = result.standings
     assert search.mean_round_score < random_.mean_round_score
 
@@ -155,7 +157,7 @@ def test_bots_refuse_a_view_without_a_move_to_make() -> None:
     game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     idle = (game.round.current_player + 1) % 4
     view = cf.observe(game, idle)
-    for bot in (cf.RandomBot(), cf.GreedyBot(), cf.SearchBot(simulations=5)):
+    for bot in (RandomBot(), GreedyBot(), SearchBot(simulations=5)):
         with pytest.raises(ValueError, match=f"player {idle} has no move to make"):
             bot(view)
 
@@ -163,10 +165,10 @@ def test_bots_refuse_a_view_without_a_move_to_make() -> None:
 @pytest.mark.parametrize("exploration", [-0.1, float("nan"), float("inf")])
 def test_search_bot_refuses_an_unusable_exploration_constant(exploration: float) -> None:
     with pytest.raises(ValueError, match="exploration must be a finite number of 0 or more"):
-        cf.SearchBot(exploration=exploration)
+        SearchBot(exploration=exploration)
 
 
 def test_search_bot_repr_shows_what_makes_it_play_differently() -> None:
-    assert repr(cf.SearchBot(simulations=5, seed=2)) == "SearchBot(simulations=5, seed=2)"
-    assert "worlds=3" in repr(cf.SearchBot(worlds=3))
-    assert "exploration=1.5" in repr(cf.SearchBot(exploration=1.5))
+    assert repr(SearchBot(simulations=5, seed=2)) == "SearchBot(simulations=5, seed=2)"
+    assert "worlds=3" in repr(SearchBot(worlds=3))
+    assert "exploration=1.5" in repr(SearchBot(exploration=1.5))

@@ -18,6 +18,8 @@ pytest.importorskip("click")
 pytest.importorskip("rich")
 
 import chickenfoot as cf
+import chickenfoot.bots
+import chickenfoot.tournament
 from chickenfoot.cli import main
 from chickenfoot.cli._records import load_record, save_record
 
@@ -144,9 +146,9 @@ def test_simulate_matches_the_library(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "simulate", "--players", "2", "--seed", "5", "--bots", "random")
     assert code == 0
     game = cf.new_game(cf.Rules.trains(), players=2, seed=5)
-    from chickenfoot._tournament import _derive
+    from chickenfoot.tournament import _derive
 
-    bots = [cf.RandomBot(seed=_derive(5, "simulate", seat)) for seat in range(2)]
+    bots = [cf.bots.RandomBot(seed=_derive(5, "simulate", seat)) for seat in range(2)]
     while not game.is_over:
         player = game.round.current_player
         game = cf.apply(game, bots[player](cf.observe(game, player)))
@@ -172,7 +174,7 @@ def test_tournament_writes_json_and_csv(capsys: pytest.CaptureFixture[str], tmp_
     assert code == 0
     assert "mean score/round" in out
     data = json.loads((tmp_path / "t.json").read_text())
-    expected = cf.run_tournament(["greedy", "random"], games=3, workers=1, rules=cf.Rules.trains(max_pip=6))
+    expected = cf.tournament.run_tournament(["greedy", "random"], games=3, workers=1, rules=cf.Rules.trains(max_pip=6))
     assert data["standings"] == [attrs.asdict(standing) for standing in expected.standings]
     rows = list(csv.DictReader(io.StringIO((tmp_path / "t.csv").read_text())))
     assert [row["bot"] for row in rows] == ["greedy", "random"]
@@ -188,7 +190,7 @@ def test_tournament_json_to_stdout_is_pure_json(capsys: pytest.CaptureFixture[st
 def _finished_game(seed: int = 4) -> cf.GameState:
     game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=seed)
     while not game.is_over:
-        game = cf.apply(game, cf.GreedyBot()(cf.observe(game, game.round.current_player)))
+        game = cf.apply(game, cf.bots.GreedyBot()(cf.observe(game, game.round.current_player)))
     return game
 
 

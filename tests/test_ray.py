@@ -11,6 +11,7 @@ import pytest
 ray = pytest.importorskip("ray")
 
 import chickenfoot as cf  # noqa: E402
+import chickenfoot.tournament  # noqa: E402
 
 SRC = Path(cf.__file__).resolve().parent.parent
 
@@ -36,10 +37,10 @@ def test_ray_tournament_equals_the_local_one() -> None:
     lineup = ["search:4", "greedy", "random"]
     rules = cf.Rules.trains(max_pip=6)
     seen: list[int] = []
-    on_ray = cf.run_tournament(
+    on_ray = cf.tournament.run_tournament(
         lineup, games=6, seed=3, rules=rules, backend="ray", progress=lambda done, total: seen.append(done)
     )
-    local = cf.run_tournament(lineup, games=6, seed=3, rules=rules, workers=2)
+    local = cf.tournament.run_tournament(lineup, games=6, seed=3, rules=rules, workers=2)
     assert on_ray == local
     assert on_ray.standings == local.standings
     assert seen == [1, 2, 3, 4, 5, 6]

@@ -8,6 +8,8 @@ import xml.etree.ElementTree as ET
 from hypothesis import given
 
 import chickenfoot as cf
+import chickenfoot.render
+import chickenfoot.svg
 from _games import games
 
 Tile = cf.Tile
@@ -24,7 +26,7 @@ def _foot_board() -> cf.Board:
 @given(games())
 def test_text_tree_lists_every_node_once_with_its_line(game: cf.GameState) -> None:
     board = game.round.board
-    text = cf.render_text(game)
+    text = cf.render.render_text(game)
     indexes = [int(found) for found in re.findall(r"#(\d+) ", text)]
     assert sorted(indexes) == list(range(len(board.nodes)))
     # One line for the center, one per arm, one per toe (FOOT-1: toes hang off doubles).
@@ -40,7 +42,7 @@ def test_text_tree_lists_every_node_once_with_its_line(game: cf.GameState) -> No
 @given(games())
 def test_text_tree_shows_each_tile_matched_half_first(game: cf.GameState) -> None:
     board = game.round.board
-    text = cf.render_text(game)
+    text = cf.render.render_text(game)
     for index, node in enumerate(board.nodes[1:], start=1):
         matched = board.nodes[node.parent].exposed if node.parent is not None else None
         assert f"#{index} {matched}|{node.exposed}" in text
@@ -54,7 +56,7 @@ def _tiles(svg: str) -> list[ET.Element]:
 @given(games())
 def test_svg_draws_one_tile_per_node_and_outlines_only_the_pending_one(game: cf.GameState) -> None:
     board = game.round.board
-    svg = cf.render_svg(game, title="a <title> & more")
+    svg = cf.svg.render_svg(game, title="a <title> & more")
     tiles = _tiles(svg)  # parses: well-formed XML, the title escaped
     assert len(tiles) == len(board.nodes)
     titles = [tile.findtext(f"{SVG}title") for tile in tiles]
@@ -68,7 +70,7 @@ def test_svg_draws_one_tile_per_node_and_outlines_only_the_pending_one(game: cf.
 def test_svg_lays_doubles_across_the_line_and_fans_the_toes() -> None:
     board = _foot_board().place(Tile(4, 0), onto=3).place(Tile(4, 3), onto=3)
     angles = []
-    for tile in _tiles(cf.render_svg(board)):
+    for tile in _tiles(cf.svg.render_svg(board)):
         match = re.search(r"rotate\(([-\d.]+)\)", tile.get("transform", ""))
         assert match is not None
         angles.append(float(match[1]) % 360)
@@ -81,8 +83,8 @@ def test_svg_lays_doubles_across_the_line_and_fans_the_toes() -> None:
 
 def test_svg_pips_count_the_values() -> None:
     board = cf.Board.start(Tile(6, 6), arms=1).place(Tile(6, 2), onto=0)
-    tiles = _tiles(cf.render_svg(board))
+    tiles = _tiles(cf.svg.render_svg(board))
     pips = [len(list(tile.iter(f"{SVG}circle"))) for tile in tiles]
     assert pips == [12, 8]  # 6+6 and 6+2
     big = cf.Board.start(Tile(12, 12), arms=1)
-    assert ">12<" in cf.render_svg(big)  # values above 9 are written as numerals
+    assert ">12<" in cf.svg.render_svg(big)  # values above 9 are written as numerals

@@ -13,6 +13,8 @@ except (ImportError, OSError) as error:  # pragma: no cover - depends on the mac
 Image = pytest.importorskip("PIL.Image")
 
 import chickenfoot as cf  # noqa: E402
+import chickenfoot.bots  # noqa: E402
+import chickenfoot.svg  # noqa: E402
 
 
 def _colors(svg: str) -> tuple[tuple[int, int], set[tuple[int, int, int]]]:
@@ -25,7 +27,7 @@ def test_a_pending_foot_renders_with_its_outline() -> None:
     board = cf.Board.start(cf.Tile(9, 9), arms=2)
     for tile, onto in [((9, 4), 0), ((9, 2), 0), ((4, 4), 1), ((4, 1), 3)]:
         board = board.place(cf.Tile(*tile), onto)
-    svg = cf.render_svg(board, title="pending foot")
+    svg = cf.svg.render_svg(board, title="pending foot")
     size, colors = _colors(svg)
     assert min(size) > 100
     assert (0x2F, 0x6B, 0x3A) in colors  # the felt
@@ -35,11 +37,11 @@ def test_a_pending_foot_renders_with_its_outline() -> None:
 
 def test_a_finished_round_renders_without_an_outline() -> None:
     game = cf.new_game(cf.Rules.trains(), players=4, seed=3)
-    bot = cf.GreedyBot()
+    bot = cf.bots.GreedyBot()
     while not game.results:
         game = cf.apply(game, bot(cf.observe(game, game.round.current_player)))
     final = game.results[0].final
-    _, colors = _colors(cf.render_svg(final))
+    _, colors = _colors(cf.svg.render_svg(final))
     assert (0xFB, 0xF7, 0xEA) in colors
     if final.board.pending is None:
         assert (0xE8, 0x59, 0x0C) not in colors

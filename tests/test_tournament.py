@@ -7,20 +7,21 @@ import math
 import pytest
 
 import chickenfoot as cf
+from chickenfoot.tournament import GameOutcome, TournamentResult, run_tournament
 
 SMALL = cf.Rules.trains(max_pip=6)  # 7 short rounds: fast games
 
 
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
     lineup = ["greedy", "random", "search:4"]
-    alone = cf.run_tournament(lineup, games=6, seed=5, workers=1, rules=SMALL)
-    pooled = cf.run_tournament(lineup, games=6, seed=5, workers=2, rules=SMALL)
+    alone = run_tournament(lineup, games=6, seed=5, workers=1, rules=SMALL)
+    pooled = run_tournament(lineup, games=6, seed=5, workers=2, rules=SMALL)
     assert alone == pooled
     assert alone.standings == pooled.standings
 
 
 def test_seats_rotate_through_the_lineup() -> None:
-    result = cf.run_tournament(["greedy", "random", "random"], games=6, seed=1, workers=1, rules=SMALL)
+    result = run_tournament(["greedy", "random", "random"], games=6, seed=1, workers=1, rules=SMALL)
     for outcome in result.outcomes:
         assert sorted(outcome.seats) == [0, 1, 2]
         assert outcome.seats[0] == outcome.index % 3  # game i puts lineup[i mod n] in seat 0
@@ -29,23 +30,23 @@ def test_seats_rotate_through_the_lineup() -> None:
 
 
 def test_games_differ_and_the_seed_matters() -> None:
-    first = cf.run_tournament(["greedy", "greedy"], games=3, seed=1, workers=1, rules=SMALL)
-    second = cf.run_tournament(["greedy", "greedy"], games=3, seed=2, workers=1, rules=SMALL)
+    first = run_tournament(["greedy", "greedy"], games=3, seed=1, workers=1, rules=SMALL)
+    second = run_tournament(["greedy", "greedy"], games=3, seed=2, workers=1, rules=SMALL)
     assert len({outcome.seed for outcome in first.outcomes}) == 3
     assert first.outcomes != second.outcomes
 
 
 def test_progress_is_reported_for_every_game() -> None:
     seen: list[tuple[int, int]] = []
-    cf.run_tournament(["greedy", "random"], games=3, seed=0, workers=1, rules=SMALL, progress=lambda *a: seen.append(a))
+    run_tournament(["greedy", "random"], games=3, seed=0, workers=1, rules=SMALL, progress=lambda *a: seen.append(a))
     assert seen == [(1, 3), (2, 3), (3, 3)]
 
 
 def _outcome(
     index: int, seats: tuple[int, ...], rounds: tuple[tuple[int, ...], ...], winners: tuple[int, ...]
-) -> cf.GameOutcome:
+) -> GameOutcome:
     totals = tuple(sum(scores[seat] for scores in rounds) for seat in range(len(seats)))
-    return cf.GameOutcome(index=index, seed=index, seats=seats, round_scores=rounds, totals=totals, winners=winners)
+    return GameOutcome(index=index, seed=index, seats=seats, round_scores=rounds, totals=totals, winners=winners)
 
 
 def test_standings_are_computed_by_hand() -> None:
@@ -54,7 +55,7 @@ def test_standings_are_computed_by_hand() -> None:
         _outcome(0, (0, 1, 2), ((0, 10, 20), (5, 5, 5)), winners=(0,)),  # a in seat 0; round 2 a three-way tie
         _outcome(1, (1, 2, 0), ((0, 4, 8), (8, 6, 0)), winners=(0, 2)),  # a in seat 2; a shares the win with b
     )
-    result = cf.TournamentResult(rules=SMALL, lineup=("a", "b", "b"), seed=0, outcomes=outcomes)
+    result = TournamentResult(rules=SMALL, lineup=("a", "b", "b"), seed=0, outcomes=outcomes)
     a, b = result.standings
     assert (a.bot, a.seats, a.games, b.bot, b.seats) == ("a", 1, 2, "b", 2)
     assert a.mean_round_score == pytest.approx((2.5 + 4.0) / 2)
@@ -81,7 +82,7 @@ def test_standings_are_computed_by_hand() -> None:
 def test_bad_tournaments_are_refused_with_a_reason(kwargs: dict[str, object], message: str) -> None:
     arguments: dict[str, object] = {"lineup": ["greedy", "random"], "games": 1, "workers": 1, **kwargs}
     with pytest.raises(ValueError, match=message):
-        cf.run_tournament(**arguments)  # type: ignore[arg-type]
+        run_tournament(**arguments)  # type: ignore[arg-type]
 
 
 def test_the_library_imports_no_optional_dependency() -> None:

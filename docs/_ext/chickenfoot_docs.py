@@ -15,14 +15,14 @@ What it adds, and why:
 * ``missing-reference``: type hints name private modules (``chickenfoot._tiles.Tile``); they
   resolve to the public name (``chickenfoot.Tile``) when it is exported.
 * the ``board-picture`` directive: runs a snippet and draws the position it reaches (SVG once
-  ``chickenfoot.render_svg`` exists, else the text tree).
-* the ``chickenfoot-api`` directive: autodoc for the listed names that ``chickenfoot`` exports.
+  :func:`chickenfoot.svg.render_svg`).
 * ``doctree-resolved``: every rule ID in running text links to its entry on the rules page.
-* ``env-check-consistency``: every name in ``chickenfoot.__all__`` must be documented.
+* ``env-check-consistency``: every name in a public module's ``__all__`` must be documented.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 import zlib
 from pathlib import Path
@@ -249,49 +249,11 @@ class OptionalTocTree(TocTree):
         return super().run()
 
 
-class PublicApi(Directive):
-    """Documents the listed names (``class Bot``, ``function make_bot``) that ``chickenfoot`` exports.
-
-    A name not (yet) in ``chickenfoot.__all__`` is left out, so the API page can name what other
-    branches add before they land; the consistency check still fails for any export no page shows.
-    """
-
-    has_content = True
-    _AUTO: ClassVar[dict[str, str]] = {
-        "class": "autoclass",
-        "exception": "autoexception",
-        "function": "autofunction",
-    }
-
-    def run(self) -> list[nodes.Node]:
-        import chickenfoot
-
-        lines: list[str] = []
-        for entry in self.content:
-            if not entry.strip():
-                continue
-            kind, _, name = entry.strip().partition(" ")
-            if kind not in self._AUTO:
-                raise self.error(
-                    f"chickenfoot-api wants 'class NAME', 'exception NAME' or 'function NAME', got {entry!r}"
-                )
-            if name not in chickenfoot.__all__:
-                continue
-            lines.append(f".. {self._AUTO[kind]}:: chickenfoot.{name}")
-            if kind == "class":
-                lines.append("   :members:")
-            lines.append("")
-        container = nodes.container()
-        self.state.nested_parse(StringList(lines, source="chickenfoot-api"), self.content_offset, container)
-        return list(container.children)
-
-
 class BoardPicture(Directive):
     """Runs the snippet in the content (``cf`` is chickenfoot) and draws its ``state``.
 
-    With the SVG renderer (``chickenfoot.render_svg``) the picture is an SVG; without it, the
-    text tree of :func:`chickenfoot.render_text`. The snippet runs at every build, so a picture
-    cannot show a position the engine no longer reaches.
+    The picture is the SVG of :func:`chickenfoot.svg.render_svg`. The snippet runs at every build,
+    so a picture cannot show a position the engine no longer reaches.
     """
 
     has_content = True
@@ -301,6 +263,7 @@ class BoardPicture(Directive):
         import random
 
         import chickenfoot
+        import chickenfoot.svg
 
         namespace: dict[str, Any] = {"cf": chickenfoot, "random": random}
         try:
@@ -310,12 +273,7 @@ class BoardPicture(Directive):
             raise self.error(f"board-picture: the snippet failed ({error!r}); it must set `state`") from None
         caption = self.options.get("caption", "")
         figure = nodes.container(classes=["board-picture"])
-        render_svg = getattr(chickenfoot, "render_svg", None)
-        if render_svg is not None:
-            figure += nodes.raw("", render_svg(state), format="html")
-        else:
-            text = chickenfoot.render_text(state)
-            figure += nodes.literal_block(text, text, language="text")
+        figure += nodes.raw("", chickenfoot.svg.render_svg(state), format="html")
         if caption:
             paragraph = nodes.paragraph(classes=["board-picture-caption"])
             inline, messages = self.state.inline_text(caption, self.lineno)
@@ -386,19 +344,31 @@ def fail_on_rule_gaps(app: Sphinx, exception: Exception | None) -> None:
         app.statuscode = 1
 
 
-def check_public_names(app: Sphinx, env: BuildEnvironment) -> None:
-    """Warns (an error under -W) for every name in ``chickenfoot.__all__`` that no page documents."""
-    import chickenfoot
+PUBLIC_MODULES = (
+    "chickenfoot",
+    "chickenfoot.actions",
+    "chickenfoot.bots",
+    "chickenfoot.observation",
+    "chickenfoot.render",
+    "chickenfoot.svg",
+    "chickenfoot.tournament",
+)
+"""The modules whose ``__all__`` the API reference must cover (the adapters have pages of their own)."""
 
+
+def check_public_names(app: Sphinx, env: BuildEnvironment) -> None:
+    """Warns (an error under -W) for every name in a public module's ``__all__`` that no page documents."""
     documented = env.get_domain("py").objects  # type: ignore[attr-defined]
-    for name in chickenfoot.__all__:
-        if f"chickenfoot.{name}" not in documented:
-            logger.warning(
-                f"chickenfoot.{name} is in chickenfoot.__all__ but no page documents it: "
-                "add it to docs/api.md (autoclass, autofunction or py:type)",
-                type="chickenfoot",
-                subtype="api",
-            )
+    for module_name in PUBLIC_MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            if f"{module_name}.{name}" not in documented:
+                logger.warning(
+                    f"{module_name}.{name} is in {module_name}.__all__ but no page documents it: "
+                    "add it to docs/api.md (autoclass, autofunction or py:type)",
+                    type="chickenfoot",
+                    subtype="api",
+                )
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
@@ -408,7 +378,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("chickenfoot_placed_pages", [], "env")
     app.add_role("srcline", srcline_role)
     app.add_directive("optional-toctree", OptionalTocTree)
-    app.add_directive("chickenfoot-api", PublicApi)
     app.add_directive("board-picture", BoardPicture)
     app.connect("config-inited", generate)
     app.connect("missing-reference", resolve_public_alias)

@@ -11,17 +11,11 @@
 from __future__ import annotations
 
 from ._board import Board as Board, Node as Node
-from ._bots import (
-    Bot as Bot,
-    GreedyBot as GreedyBot,
-    RandomBot as RandomBot,
-    SearchBot as SearchBot,
-    play_out as play_out,
-)
 from ._deal import deal_round as deal_round
 from ._determinize import determinize as determinize
 from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
 from ._errors import (
+    BotSpecError as BotSpecError,
     IllegalMoveError as IllegalMoveError,
     InvalidMoveError as InvalidMoveError,
     InvalidRecordError as InvalidRecordError,
@@ -45,7 +39,6 @@ from ._records import (
     replay as replay,
     to_json as to_json,
 )
-from ._render import render_text as render_text
 from ._rules import Rules as Rules
 from ._scoring import round_scores as round_scores, winners as winners
 from ._state import (
@@ -55,17 +48,7 @@ from ._state import (
     RoundState as RoundState,
     Turn as Turn,
 )
-from ._svg import render_svg as render_svg
 from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
-from ._tournament import (
-    BotSpecError as BotSpecError,
-    GameOutcome as GameOutcome,
-    Standing as Standing,
-    TournamentResult as TournamentResult,
-    make_bot as make_bot,
-    play_game as play_game,
-    run_tournament as run_tournament,
-)
 from ._views import PlayerView as PlayerView, observe as observe
 
 __version__ = "0.1.0"
@@ -73,13 +56,10 @@ __version__ = "0.1.0"
 __all__ = [
     "FORMAT_VERSION",
     "Board",
-    "Bot",
     "BotSpecError",
     "Draw",
     "GameRecord",
-    "GameOutcome",
     "GameState",
-    "GreedyBot",
     "IllegalMoveError",
     "InvalidMoveError",
     "InvalidRecordError",
@@ -91,15 +71,11 @@ __all__ = [
     "Play",
     "PlayerIndex",
     "PlayerView",
-    "RandomBot",
     "RoundResult",
     "RoundState",
     "Rules",
     "RulesError",
-    "SearchBot",
-    "Standing",
     "Tile",
-    "TournamentResult",
     "Turn",
     "apply",
     "deal_round",
@@ -107,21 +83,15 @@ __all__ = [
     "from_json",
     "full_set",
     "legal_moves",
-    "make_bot",
     "new_game",
     "observe",
     "parse_move",
     "parse_position",
     "perft",
-    "play_out",
     "position",
     "record_schema",
-    "play_game",
-    "render_svg",
-    "render_text",
     "replay",
     "round_scores",
     "to_json",
-    "run_tournament",
     "winners",
 ]

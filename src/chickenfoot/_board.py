@@ -188,12 +188,6 @@ class Board:
             return onto == layout.pending and layout.pending_value == value
         return onto in layout.ends[value]
 
-    def capacity(self, index: NodeIndex, arms: int) -> int:
-        """Gets how many tiles node ``index`` takes in all: center ``arms``, doubles 3, others 1."""
-        if index == 0:
-            return arms
-        return FOOT_TOES if self.node(index).tile.is_double else 1
-
     def children(self, index: NodeIndex) -> tuple[NodeIndex, ...]:
         """Gets the nodes attached to node ``index``, in the order they were placed (scans)."""
         return tuple(i for i, placed in enumerate(self._layout.placed()) if placed.parent == index)

@@ -543,6 +543,35 @@ def shuffle(rng: random.Random, items: list[int]) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def starter_seat(round_index: int, position: int, players: int) -> int:
+    """Gets the *trains* starter: players take shuffled tiles in turn from seat ``round_index mod players``,
+    so the one who takes the double at ``position`` starts (DEAL-A1)."""
+    return (round_index + position) % players
+
+
+def setup_seat(round_index: int, players: int) -> int:
+    """Gets the seat that draws first when nobody holds the center: ``round_index mod players`` (DEAL-B2)."""
+    return round_index % players
+
+
+def find_center(hands: list[list[int]], double: int, highest_double_fallback: bool) -> tuple[int, int]:
+    """Finds the *cross* center and who places it: the holder of the round's double (DEAL-B2), or, with
+    the highest-double fallback, of the highest double held; the holder is :data:`NONE` when players
+    must draw for it."""
+    for seat, hand in enumerate(hands):
+        if double in hand:
+            return double, seat
+    best, holder = NONE, NONE
+    if highest_double_fallback:
+        for seat, hand in enumerate(hands):
+            for tile in hand:
+                if is_double(tile) and (HIGH[tile], seat) > (best, holder):
+                    best, holder = HIGH[tile], seat
+    if holder == NONE:
+        return double, NONE
+    return tile_index(best, best), holder
+
+
 class Deal:
     """How a round is dealt under the rules in force, for a given number of players."""
 
@@ -589,7 +618,7 @@ class Deal:
         count = (self.settings.max_pip + 1) * (self.settings.max_pip + 2) // 2
         tiles = list(range(count))
         shuffle(rng, tiles)
-        starter = (round_index + tiles.index(double)) % self.players
+        starter = starter_seat(round_index, tiles.index(double), self.players)
         # DEAL-A2: the double is the center; the rest are shuffled again and dealt (DEAL-A3).
         rest = [tile for tile in range(count) if tile != double]
         shuffle(rng, rest)
@@ -601,24 +630,11 @@ class Deal:
         tiles = list(range(count))
         shuffle(rng, tiles)
         hands, yard = self._split(tiles)  # DEAL-B1
-        center = double
-        holder = NONE
-        for seat, hand in enumerate(hands):
-            if double in hand:
-                holder = seat
-                break
-        if holder == NONE and self.highest_double_fallback:
-            best = NONE
-            for seat, hand in enumerate(hands):
-                for tile in hand:
-                    if is_double(tile) and (HIGH[tile], seat) > (best, holder):
-                        best, holder = HIGH[tile], seat
-            if holder != NONE:
-                center = tile_index(best, best)
+        center, holder = find_center(hands, double, self.highest_double_fallback)
         if holder == NONE:
             # DEAL-B2: players draw in turn from seat r mod n until one draws the double. This is
             # setup, not play, so the reserve does not stop it (the double may lie anywhere).
-            seat = round_index % self.players
+            seat = setup_seat(round_index, self.players)
             while yard[0] != double:
                 hands[seat].append(yard.pop(0))
                 seat = (seat + 1) % self.players

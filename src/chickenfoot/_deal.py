@@ -1,19 +1,24 @@
 """Dealing a round, as a pure function of (rules, players, seed, round) (DEAL-2).
 
 The shuffle and the deal itself are in :class:`chickenfoot._core.Deal`; this module checks the
-arguments and reads the rules into one.
+arguments, reads the rules into one, and offers the deal's steps on tiles to the OpenSpiel
+chance layer, which deals one tile at a time.
 """
 
 from __future__ import annotations
 
 from . import _core
-from ._core import Deal
+from ._board import Board
+from ._core import NONE, Deal
 from ._rules import Rules
-from ._state import RoundState, round_of, settings_for
+from ._state import PlayerIndex, RoundState, round_of, settings_for
+from ._tiles import Tile
 
-__all__ = ["deal_for", "deal_round", "round_rng"]
+__all__ = ["deal_for", "deal_round", "find_center", "open_round", "round_rng", "setup_seat", "starter_seat"]
 
 round_rng = _core.round_rng
+starter_seat = _core.starter_seat
+setup_seat = _core.setup_seat
 
 _DEALS: dict[tuple[Rules, int], Deal] = {}
 
@@ -52,3 +57,30 @@ def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> Round
     if type(seed) is not int:
         raise TypeError(f"seed must be an int, got {seed!r}")
     return round_of(deal.deal(seed, round_index))
+
+
+def open_round(
+    rules: Rules,
+    hands: list[list[Tile]],
+    yard: list[Tile],
+    center: Tile,
+    first: PlayerIndex,
+) -> RoundState:
+    """Lays ``center`` as node 0 and hands the first turn to ``first``: the round is ready to play (OPEN-1)."""
+    players = len(hands)
+    return RoundState(
+        rules=rules,
+        hands=tuple(map(tuple, hands)),
+        yard=tuple(yard),
+        board=Board.start(center, rules.arms_for(players)),
+        current_player=first,
+        reserve=rules.reserve_for(players),
+    )
+
+
+def find_center(rules: Rules, hands: list[list[Tile]], double: Tile) -> tuple[Tile, PlayerIndex | None]:
+    """Finds the *cross* center and who places it: the holder of the round's double (DEAL-B2), or, under
+    ``center_fallback="highest_double"``, of the highest double held; ``None`` when players must draw for it."""
+    indexes = [[tile.index for tile in hand] for hand in hands]
+    center, holder = _core.find_center(indexes, double.index, rules.center_fallback == "highest_double")
+    return Tile(_core.HIGH[center], _core.LOW[center]), None if holder == NONE else holder

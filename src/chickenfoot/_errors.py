@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-__all__ = ["IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "RulesError"]
+__all__ = ["BotSpecError", "IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "RulesError"]
 
 
 class RulesError(ValueError):
@@ -12,7 +12,7 @@ class RulesError(ValueError):
     >>> Rules.cross(center_arms=9)
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.RulesError: center_arms must be None (the preset's rule) or a whole number from 1 to 8, got 9
+    chickenfoot.RulesError: center_arms must be None (the preset's rule) or a whole number from 1 to 8, got 9
     """
 
 
@@ -24,7 +24,7 @@ class InvalidMoveError(ValueError):
     >>> parse_move("9-5@")
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidMoveError: '9-5@' is not a move: write 'HIGH-LOW@NODE' (like '9-5@3'), 'draw' or 'pass'
+    chickenfoot.InvalidMoveError: '9-5@' is not a move: write 'HIGH-LOW@NODE' (like '9-5@3'), 'draw' or 'pass'
     """
 
 
@@ -34,13 +34,33 @@ class IllegalMoveError(ValueError):
     The message says why, e.g. ``"9-5 does not match node 3, which offers a 4"``.
     The state the move was applied to is never changed.
 
+    :attr:`rule` names the SPEC rule ID the refusal rests on, so a UI can link the reason to
+    its rule.
+
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     >>> cf.apply(game, cf.Play(cf.Tile(9, 5), onto=0))
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.IllegalMoveError: player 3 does not hold 9-5
+    chickenfoot.IllegalMoveError: player 3 does not hold 9-5
+    >>> try:
+    ...     cf.apply(game, cf.Pass())
+    ... except cf.IllegalMoveError as error:
+    ...     print(error.rule)
+    DRAW-4
     """
+
+    rule: str | None
+    """The ID of the rule that refuses the move (``"PLAY-1"``), or ``None`` for a call that is
+    not a move at all (the wrong type)."""
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        super().__init__(reason)
+        self.rule = rule
+
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[str, str | None]]:
+        # Keep the rule through pickling (tournament workers send errors between processes).
+        return type(self), (str(self), self.rule)
 
 
 class InvalidRecordError(ValueError):
@@ -54,5 +74,22 @@ class InvalidRecordError(ValueError):
     >>> cf.from_json("[]")
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidRecordError: $: a document is a JSON object with type and version, got a list
+    chickenfoot.InvalidRecordError: $: a document is a JSON object with type and version, got a list
     """
+
+
+class BotSpecError(ValueError):
+    """Raised for a bot name that is not ``random``, ``greedy`` or ``search[:SIMULATIONS]``.
+
+    >>> from chickenfoot.bots import make_bot
+    >>> make_bot("smart")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.BotSpecError: unknown bot 'smart': use one of random, greedy, search or search:SIMULATIONS
+    """
+
+
+# Tracebacks and reprs name the errors where users import them from: ``chickenfoot.IllegalMoveError``.
+for _error in (BotSpecError, IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError):
+    _error.__module__ = "chickenfoot"
+del _error

@@ -1,7 +1,7 @@
 """JSON for games, rounds, moves and game records, and replaying a record move by move.
 
 Every document is a JSON object with ``"type"`` (``"game"``, ``"round"``, ``"move"``,
-``"rules"`` or ``"record"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written
+``"rules"``, ``"record"`` or ``"view"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written
 ``"9-5"`` and moves in the move notation (``"9-5@3"``, ``"draw"``, ``"pass"``), so any language
 can read them. A board is a list of ``{"tile": "9-5", "parent": 0}`` in placement order, and
 the reader rebuilds it through :meth:`Board.start` and :meth:`Board.place`, so an illegal tree is
@@ -9,6 +9,10 @@ refused. The record's JSON Schema ships in the package (:func:`record_schema`).
 
 Readers check what they read and raise :class:`InvalidRecordError` with the path of the
 offending field (``$.round.hands[2][0]``); nothing else escapes. No pickle anywhere.
+
+A ``"view"`` document is a :class:`PlayerView` for a client (a web page, a server's API): what
+one seat may know, with its legal moves in the move notation. It is written, never read back:
+the client answers with a move, and the game itself stays on the side that holds it.
 
 >>> import chickenfoot as cf
 >>> game = cf.new_game(cf.Rules.trains(), players=3, seed=5)
@@ -37,6 +41,7 @@ from ._rules import Rules
 from ._scoring import round_scores, winners as winners_of
 from ._state import GameState, History, RoundResult, RoundState
 from ._tiles import Tile
+from ._views import PlayerView
 
 __all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
 
@@ -121,15 +126,55 @@ def _game_dict(game: GameState) -> dict[str, Any]:
     }
 
 
-def to_json(obj: GameState | RoundState | GameRecord | Rules | Move, *, indent: int | None = None) -> str:
-    """Writes a game, round, record, rules or move as a JSON document (see the module docs).
+def _view_dict(view: PlayerView) -> dict[str, Any]:
+    board = view.board
+    ends = {index for ends in board.ends_by_value for index in ends}
+    if board.pending is not None:
+        ends.add(board.pending)
+    return {
+        "rules": _rules_dict(view.rules),
+        "players": view.players,
+        "player": view.player,
+        "round_index": view.round_index,
+        "hand": _tiles(view.hand),
+        "drawn": None if view.drawn is None else str(view.drawn),
+        "board": [{"tile": str(node.tile), "parent": node.parent} for node in board.nodes],
+        "pending": board.pending,
+        "ends": [[index, board.node(index).exposed] for index in sorted(ends)],
+        "hand_sizes": list(view.hand_sizes),
+        "yard_size": view.yard_size,
+        "reserve": view.reserve,
+        "current_player": view.current_player,
+        "legal_moves": [str(move) for move in view.legal_moves],
+        "history": [[player, str(move)] for player, move in view.history],
+        "totals": list(view.totals),
+        "round_doubles": list(view.round_doubles),
+        "round_scores": [list(scores) for scores in view.round_scores],
+        "round_went_out": list(view.round_went_out),
+        "winners": list(view.winners),
+        "is_over": view.is_over,
+    }
+
+
+def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView, *, indent: int | None = None) -> str:
+    """Writes a game, round, record, rules, move or player's view as a JSON document (see the module docs).
+
+    A view's ``"ends"`` lists every node with room for a tile as ``[node, value offered]``
+    (while a node is ``"pending"``, only it takes a tile); its other fields are the
+    :class:`PlayerView`'s, tiles and moves in the notation.
 
     >>> import chickenfoot as cf
     >>> cf.to_json(cf.Play(cf.Tile(9, 5), onto=3))
     '{"type": "move", "version": 1, "move": "9-5@3"}'
+    >>> import json
+    >>> view = json.loads(cf.to_json(cf.observe(cf.new_game(cf.Rules.trains(), players=4, seed=7), 3)))
+    >>> view["type"], view["hand_sizes"], view["ends"], view["legal_moves"]
+    ('view', [11, 11, 11, 11], [[0, 9]], ['9-3@0'])
     """
     body: dict[str, Any]
-    if type(obj) is GameState:
+    if type(obj) is PlayerView:
+        kind, body = "view", _view_dict(obj)
+    elif type(obj) is GameState:
         kind, body = "game", _game_dict(obj)
     elif type(obj) is RoundState:
         kind, body = "round", _round_dict(obj, with_rules=True)
@@ -146,7 +191,9 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move, *, indent: 
     elif type(obj) in (Play, Draw, Pass):
         kind, body = "move", {"move": str(obj)}
     else:
-        raise TypeError(f"to_json writes a GameState, RoundState, GameRecord, Rules or move, got {type(obj).__name__}")
+        raise TypeError(
+            f"to_json writes a GameState, RoundState, GameRecord, Rules, move or PlayerView, got {type(obj).__name__}"
+        )
     version = obj.version if type(obj) is GameRecord else FORMAT_VERSION
     return json.dumps({"type": kind, "version": version, **body}, indent=indent)
 
@@ -381,7 +428,7 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     >>> cf.from_json('{"type": "move", "version": 7, "move": "draw"}')
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidRecordError: $.version: this library reads version 1 documents, got 7
+    chickenfoot.InvalidRecordError: $.version: this library reads version 1 documents, got 7
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
@@ -429,7 +476,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     >>> cf.replay(bad)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.InvalidRecordError: move 1 (pass) is illegal: player 0 can play (9-8@0, ...) ... (DRAW-4)
+    chickenfoot.InvalidRecordError: move 1 (pass) is illegal: player 0 can play (9-8@0, ...) ... (DRAW-4)
     """
     if type(record) is not GameRecord:
         raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")

@@ -15,9 +15,10 @@ from typing_extensions import Self
 from ._errors import RulesError
 from ._tiles import Pip, Tile
 
-__all__ = ["DealStyle", "DrawnTilePolicy", "Rules", "TieBreak", "CenterFallback", "SUPPORTED_SETS"]
+__all__ = ["PRESETS", "DealStyle", "DrawnTilePolicy", "Rules", "TieBreak", "CenterFallback", "SUPPORTED_SETS"]
 
 DealStyle: TypeAlias = Literal["trains", "cross"]
+PRESETS: tuple[DealStyle, ...] = ("trains", "cross")  # the names Rules.preset takes
 """How a round is dealt: ``"trains"`` (DEAL-A*) or ``"cross"`` (DEAL-B*)."""
 DrawnTilePolicy: TypeAlias = Literal["must_play", "may_play"]
 """Whether a playable drawn tile must be played (DRAW-2) or may be (DRAW-3)."""
@@ -59,7 +60,7 @@ class Rules:
     >>> Rules.trains(max_pip=10)
     Traceback (most recent call last):
     ...
-    chickenfoot._errors.RulesError: max_pip must be one of 6, 9, 12, 15, 18 (a double-N set), got 10
+    chickenfoot.RulesError: max_pip must be one of 6, 9, 12, 15, 18 (a double-N set), got 10
 
     Every option, with the rule it changes:
     """
@@ -119,7 +120,7 @@ class Rules:
 
     @classmethod
     def trains(cls, **options: Any) -> Self:
-        """Builds the *trains* preset (seeds 000-002), with any option overridden by keyword.
+        """Builds the *trains* preset (the *trains* rules), with any option overridden by keyword.
 
         >>> Rules.trains(double_blank_value=50).double_blank_value
         50
@@ -128,7 +129,7 @@ class Rules:
 
     @classmethod
     def cross(cls, **options: Any) -> Self:
-        """Builds the *cross* preset (seeds 003-004), with any option overridden by keyword.
+        """Builds the *cross* preset (the *cross* rules), with any option overridden by keyword.
 
         >>> Rules.cross().center_arms, Rules.cross().drawn_tile
         (4, 'may_play')
@@ -142,6 +143,25 @@ class Rules:
             "tie_break": "zero_rounds",
         }
         return cls._preset(preset, options)
+
+    @classmethod
+    def preset(cls, name: str, **options: Any) -> Self:
+        """Builds a preset by name, ``"trains"`` or ``"cross"``, with any option overridden by keyword.
+
+        The command line, the position notation and the adapters read presets through this one door.
+
+        >>> Rules.preset("cross", max_pip=12) == Rules.cross(max_pip=12)
+        True
+        >>> Rules.preset("mexican")
+        Traceback (most recent call last):
+        ...
+        chickenfoot.RulesError: unknown preset 'mexican': use 'trains' or 'cross'
+        """
+        if name == "trains":
+            return cls.trains(**options)
+        if name == "cross":
+            return cls.cross(**options)
+        raise RulesError(f"unknown preset {name!r}: use 'trains' or 'cross'")
 
     @classmethod
     def _preset(cls, preset: dict[str, Any], options: dict[str, Any]) -> Self:

@@ -7,23 +7,23 @@ block is ``player``, entry 1 the next player to move after them (TURN-1), and so
 policy can play every seat. With ``S`` tiles in the set, ``V = max_pip + 1`` values, ``n``
 players and ``R = max_pip + 1`` rounds, the blocks are, in order:
 
-==================  =====  ==================================================================
-block               size   meaning
-==================  =====  ==================================================================
-``hand``            S      1 for each tile in the player's hand (by ``Tile.index``)
-``drawn``           S      1 for the tile the player drew this turn and may or must play
-``board``           S      1 for each tile on the board
-``open_ends``       V      per value, how many non-pending open ends offer it
-``pending_value``   V      one-hot value of the pending node (all 0 when none)
-``pending_missing`` 1      tiles the pending node still needs (0 when none)
-``pending_center``  1      1 while the pending node is the center (OPEN-2)
-``center``          V      one-hot value of the round's center double
-``hand_sizes``      n      tiles in each hand, relative seats
-``yard``            2      tiles in the yard; tiles that may still be drawn (DRAW-1, YARD-1)
-``to_move``         n      one-hot relative seat of the player to move (all 0 once over)
-``totals``          n      each player's score over the finished rounds, relative seats
-``round``           R      one-hot round number (ROUND-1)
-==================  =====  ==================================================================
+=====================  =====  ==================================================================
+block                  size   meaning
+=====================  =====  ==================================================================
+``hand``               S      1 for each tile in the player's hand (by ``Tile.index``)
+``drawn``              S      1 for the tile the player drew this turn and may or must play
+``board``              S      1 for each tile on the board
+``open_ends``          V      per value, how many non-pending open ends offer it
+``pending_value``      V      one-hot value of the pending node (all 0 when none)
+``pending_missing``    1      tiles the pending node still needs (0 when none)
+``pending_center``     1      1 while the pending node is the center (OPEN-2)
+``center``             V      one-hot value of the round's center double
+``hand_sizes``         n      tiles in each hand, relative seats
+``yard``               2      tiles in the yard; tiles that may still be drawn (DRAW-1, YARD-1)
+``to_move``            n      one-hot relative seat of the player to move (all 0 once over)
+``totals``             n      each player's score over the finished rounds, relative seats
+``round``              R      one-hot round number (ROUND-1)
+=====================  =====  ==================================================================
 
 Counts and scores are raw numbers, not scaled. On double-9 with 4 players the vector has
 3 * 55 + 10 + 10 + 1 + 1 + 10 + 4 + 2 + 4 + 4 + 10 = 221 entries.

@@ -45,10 +45,10 @@ from . import actions
 from ._chance import ChanceGame
 from ._errors import InvalidMoveError
 from ._moves import Draw, Pass, Play
-from ._render import render_text
 from ._rules import Rules
 from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_observation
+from .render import render_text
 
 __all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "rules_for"]
 
@@ -84,11 +84,7 @@ def rules_for(params: dict[str, Any]) -> Rules:
     """
     preset = params.get("preset", _DEFAULTS["preset"])
     max_pip = params.get("max_pip", _DEFAULTS["max_pip"])
-    if preset == "trains":
-        return Rules.trains(max_pip=max_pip)
-    if preset == "cross":
-        return Rules.cross(max_pip=max_pip)
-    raise ValueError(f"preset must be 'trains' or 'cross', got {preset!r}")
+    return Rules.preset(preset, max_pip=max_pip)
 
 
 def _round_bound(rules: Rules, players: int) -> int:

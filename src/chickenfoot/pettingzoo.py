@@ -32,11 +32,11 @@ from pettingzoo import AECEnv
 
 from . import actions
 from ._engine import apply, legal_moves, new_game
-from ._render import render_text
 from ._rules import Rules
 from ._scoring import win_utilities, winners, worst_total
 from ._state import GameState, replace_game
 from .observation import layout, observation, observation_size
+from .render import render_text
 
 __all__ = ["ChickenfootEnv", "env", "raw_env"]
 
@@ -73,9 +73,7 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
     ) -> None:
         super().__init__()
         if rules is None:
-            if preset not in ("trains", "cross"):
-                raise ValueError(f"preset must be 'trains' or 'cross', got {preset!r}")
-            rules = Rules.trains(max_pip=max_pip) if preset == "trains" else Rules.cross(max_pip=max_pip)
+            rules = Rules.preset(preset, max_pip=max_pip)
         rules.check_players(players)
         if reward not in ("win", "score"):
             raise ValueError(f"reward must be 'win' or 'score', got {reward!r}")

@@ -15,13 +15,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from .._bots import play_out
 from .._engine import new_game
 from .._errors import InvalidRecordError, RulesError
-from .._rules import Rules
-from .._svg import render_svg
-from .._tournament import TournamentResult, _derive, make_bot, run_tournament
-from ._options import PRESETS, bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
+from .._rules import PRESETS, Rules
+from ..bots import make_bot, play_out
+from ..svg import render_svg
+from ..tournament import TournamentResult, _derive, run_tournament
+from ._options import bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
 from ._play import describe, play_session
 from ._records import load_record
 from ._show import ending, layout_panel, score_table
@@ -378,11 +378,11 @@ _OPTION_WORDS = {
 
 
 @app.command(context_settings=CONTEXT)
-@click.argument("preset", type=click.Choice(sorted(PRESETS)), default="trains", required=False)
+@click.argument("preset", type=click.Choice(PRESETS), default="trains", required=False)
 @click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Player count for figures.")
 def rules(preset: str, players: int) -> None:
     """Print the rules of a preset (trains or cross) and every option in plain words."""
-    chosen = PRESETS[preset]()
+    chosen = Rules.preset(preset)
     console = _console()
     console.rule(f"{preset} rules")
     console.print(_SUMMARY[preset])

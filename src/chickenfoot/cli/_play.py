@@ -16,8 +16,9 @@ from .._errors import IllegalMoveError, InvalidMoveError
 from .._moves import Draw, Move, Play, parse_move
 from .._rules import Rules
 from .._state import GameState
-from .._tournament import _derive, make_bot
 from .._views import observe
+from ..bots import make_bot
+from ..tournament import _derive
 from ._records import save_record
 from ._show import ending, layout_panel, score_table, tiles_text
 

@@ -8,9 +8,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .._render import render_text
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import Tile
+from ..render import render_text
 
 __all__ = ["ending", "layout_panel", "score_table", "tiles_text"]
 

@@ -17,17 +17,16 @@ from typing import Literal, TypeAlias
 
 import attrs
 
-from ._bots import Bot, GreedyBot, RandomBot, SearchBot, play_out
 from ._engine import new_game
 from ._rules import Rules
+from .bots import check_spec, make_bot, play_out
 
 __all__ = [
     "Backend",
-    "BotSpecError",
+    "Progress",
     "GameOutcome",
     "Standing",
     "TournamentResult",
-    "make_bot",
     "play_game",
     "run_tournament",
 ]
@@ -37,47 +36,6 @@ Backend: TypeAlias = Literal["local", "ray"]
 
 Progress: TypeAlias = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each finished game."""
-
-_KINDS = ("random", "greedy", "search")
-
-
-class BotSpecError(ValueError):
-    """Raised for a bot name that is not ``random``, ``greedy`` or ``search[:SIMULATIONS]``.
-
-    >>> make_bot("smart")
-    Traceback (most recent call last):
-    ...
-    chickenfoot._tournament.BotSpecError: unknown bot 'smart': use one of random, greedy, search or search:SIMULATIONS
-    """
-
-
-def _check_spec(spec: str) -> tuple[str, int | None]:
-    kind, _, arg = spec.strip().lower().partition(":")
-    if kind not in _KINDS:
-        raise BotSpecError(f"unknown bot {spec!r}: use one of random, greedy, search or search:SIMULATIONS")
-    if not arg:
-        return kind, None
-    if kind != "search" or not arg.isdigit() or int(arg) < 1:
-        raise BotSpecError(f"bad bot {spec!r}: only search takes a budget, as search:N with N >= 1 simulations")
-    return kind, int(arg)
-
-
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Builds a bot from its name: ``random``, ``greedy``, ``search`` or ``search:SIMULATIONS``.
-
-    >>> make_bot("search:50", seed=3)
-    SearchBot(simulations=50, seed=3)
-    >>> make_bot("chess")
-    Traceback (most recent call last):
-    ...
-    chickenfoot._tournament.BotSpecError: unknown bot 'chess': use one of random, greedy, search or search:SIMULATIONS
-    """
-    kind, budget = _check_spec(spec)
-    if kind == "random":
-        return RandomBot(seed=seed)
-    if kind == "greedy":
-        return GreedyBot()
-    return SearchBot(budget or 100, seed=seed)
 
 
 def _derive(*parts: object) -> int:
@@ -251,7 +209,7 @@ def run_tournament(
     rules = Rules.trains() if rules is None else rules
     lineup = tuple(lineup)
     for spec in lineup:
-        _check_spec(spec)
+        check_spec(spec)
     rules.check_players(len(lineup))
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")

@@ -18,11 +18,11 @@ from ._state import GameState, RoundState
 
 __all__ = ["render_svg"]
 
-UNIT = 24.0  # side of a half tile, in SVG user units
-GAP = 3.0
-TOE_SPREAD = 38.0  # degrees between a foot's toes
-PENDING_COLOR = "#e8590c"
-BENDS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 120.0, -120.0)  # turns tried, in order, when blocked
+_UNIT = 24.0  # side of a half tile, in SVG user units
+_GAP = 3.0
+_TOE_SPREAD = 38.0  # degrees between a foot's toes
+_PENDING_COLOR = "#e8590c"
+_BENDS = (0.0, 30.0, -30.0, 60.0, -60.0, 90.0, -90.0, 120.0, -120.0)  # turns tried, in order, when blocked
 
 # Pip positions on a 3x3 grid, (column, row) in -1..1, for values 0-9 (SET-1 sets up to double-9
 # draw pips; larger values are written as numerals).
@@ -43,10 +43,10 @@ _PIPS: dict[int, tuple[tuple[int, int], ...]] = {
 def _half(value: int, x: float) -> list[str]:
     """Draws one half tile's value centred at ``(x, 0)`` in the tile's own frame."""
     if value in _PIPS:
-        step = UNIT * 0.27
-        radius = UNIT * 0.09
+        step = _UNIT * 0.27
+        radius = _UNIT * 0.09
         return [f'<circle cx="{x + c * step:.1f}" cy="{r * step:.1f}" r="{radius:.1f}"/>' for c, r in _PIPS[value]]
-    size = UNIT * 0.55
+    size = _UNIT * 0.55
     return [
         f'<text x="{x:.1f}" y="{size * 0.35:.1f}" font-size="{size:.1f}" text-anchor="middle" '
         f'font-family="sans-serif">{value}</text>'
@@ -84,9 +84,9 @@ def _layout(board: Board, arms: int) -> list[_Placed]:
         """Lays node ``index`` with its near edge at ``(x, y)``, its line of play heading about ``direction``."""
         node = nodes[index]
         double = node.tile.is_double
-        depth = UNIT / 2 if double else UNIT  # FOOT-1: a double lies across the line
+        depth = _UNIT / 2 if double else _UNIT  # FOOT-1: a double lies across the line
         best: tuple[int, float] | None = None
-        for bend in BENDS:
+        for bend in _BENDS:
             rad = math.radians(direction + bend)
             hits = collisions(
                 index, x + math.cos(rad) * depth, y + math.sin(rad) * depth, direction + bend + 90 * double
@@ -106,16 +106,16 @@ def _layout(board: Board, arms: int) -> list[_Placed]:
             px, py = -dy, dx
             for toe, child in enumerate(children.get(index, [])):
                 side = (0, -1, 1)[toe % 3]  # the toes fan out from its far side
-                sx = cx + dx * (UNIT / 2 + GAP) + px * side * UNIT * 0.7
-                sy = cy + dy * (UNIT / 2 + GAP) + py * side * UNIT * 0.7
-                lay(child, sx, sy, heading + side * TOE_SPREAD)
+                sx = cx + dx * (_UNIT / 2 + _GAP) + px * side * _UNIT * 0.7
+                sy = cy + dy * (_UNIT / 2 + _GAP) + py * side * _UNIT * 0.7
+                lay(child, sx, sy, heading + side * _TOE_SPREAD)
         else:
             placed[index] = _Placed(cx, cy, heading, heading, node.tile.other(node.exposed), node.exposed)
             for child in children.get(index, []):
-                lay(child, x + dx * (2 * UNIT + GAP), y + dy * (2 * UNIT + GAP), heading)
+                lay(child, x + dx * (2 * _UNIT + _GAP), y + dy * (2 * _UNIT + _GAP), heading)
 
     slots = max(arms, len(children.get(0, [])), 1)
-    radius = UNIT * 1.1 + GAP
+    radius = _UNIT * 1.1 + _GAP
     for arm, child in enumerate(children.get(0, [])):
         heading = -90.0 + 360.0 * arm / slots
         rad = math.radians(heading)
@@ -130,7 +130,7 @@ def _overlap(a: tuple[float, float, float], b: tuple[float, float, float]) -> bo
     def corners(tile: tuple[float, float, float]) -> list[tuple[float, float]]:
         cx, cy, angle = tile
         rad = math.radians(angle)
-        ux, uy = math.cos(rad) * UNIT * shrink, math.sin(rad) * UNIT * shrink
+        ux, uy = math.cos(rad) * _UNIT * shrink, math.sin(rad) * _UNIT * shrink
         return [(cx + sx * ux - sy * uy / 2, cy + sx * uy + sy * ux / 2) for sx in (-1, 1) for sy in (-1, 1)]
 
     first, second = corners(a), corners(b)
@@ -148,7 +148,7 @@ def _corners(p: _Placed) -> list[tuple[float, float]]:
     rad = math.radians(p.angle)
     ux, uy = math.cos(rad), math.sin(rad)
     return [
-        (p.cx + sx * UNIT * ux - sy * UNIT / 2 * uy, p.cy + sx * UNIT * uy + sy * UNIT / 2 * ux)
+        (p.cx + sx * _UNIT * ux - sy * _UNIT / 2 * uy, p.cy + sx * _UNIT * uy + sy * _UNIT / 2 * ux)
         for sx in (-1, 1)
         for sy in (-1, 1)
     ]
@@ -174,9 +174,9 @@ def render_svg(state: GameState | RoundState | Board, *, title: str | None = Non
         board, arms = round_.board, round_.rules.arms_for(round_.players)
     placed = _layout(board, arms)
     points = [corner for p in placed for corner in _corners(p)]
-    margin = UNIT
+    margin = _UNIT
     left = min(x for x, _ in points) - margin
-    top = min(y for _, y in points) - margin - (UNIT if title else 0)
+    top = min(y for _, y in points) - margin - (_UNIT if title else 0)
     width = max(x for x, _ in points) + margin - left
     height = max(y for _, y in points) + margin - top
     parts = [
@@ -186,23 +186,23 @@ def render_svg(state: GameState | RoundState | Board, *, title: str | None = Non
     ]
     if title:
         parts.append(
-            f'<text x="{left + UNIT / 2:.1f}" y="{top + UNIT:.1f}" font-size="{UNIT * 0.7:.1f}" '
+            f'<text x="{left + _UNIT / 2:.1f}" y="{top + _UNIT:.1f}" font-size="{_UNIT * 0.7:.1f}" '
             f'font-family="sans-serif" fill="#ffffff">{escape(title)}</text>'
         )
     for index, p in enumerate(placed):
         node = board.nodes[index]
         pending = board.pending == index
-        stroke = f'stroke="{PENDING_COLOR}" stroke-width="4"' if pending else 'stroke="#222222" stroke-width="1.2"'
+        stroke = f'stroke="{_PENDING_COLOR}" stroke-width="4"' if pending else 'stroke="#222222" stroke-width="1.2"'
         parts.append(f'<g transform="translate({p.cx:.1f} {p.cy:.1f}) rotate({p.angle:.1f})">')
         parts.append(f"<title>#{index} {node.tile}{' (pending)' if pending else ''}</title>")
         parts.append(
-            f'<rect x="{-UNIT:.1f}" y="{-UNIT / 2:.1f}" width="{2 * UNIT:.1f}" height="{UNIT:.1f}" '
-            f'rx="{UNIT * 0.15:.1f}" fill="#fbf7ea" {stroke}/>'
+            f'<rect x="{-_UNIT:.1f}" y="{-_UNIT / 2:.1f}" width="{2 * _UNIT:.1f}" height="{_UNIT:.1f}" '
+            f'rx="{_UNIT * 0.15:.1f}" fill="#fbf7ea" {stroke}/>'
         )
-        parts.append(f'<line x1="0" y1="{-UNIT * 0.4:.1f}" x2="0" y2="{UNIT * 0.4:.1f}" stroke="#555555"/>')
+        parts.append(f'<line x1="0" y1="{-_UNIT * 0.4:.1f}" x2="0" y2="{_UNIT * 0.4:.1f}" stroke="#555555"/>')
         parts.append('<g fill="#111111">')
-        parts += _half(p.near, -UNIT / 2)
-        parts += _half(p.far, UNIT / 2)
+        parts += _half(p.near, -_UNIT / 2)
+        parts += _half(p.far, _UNIT / 2)
         parts.append("</g></g>")
     parts.append("</svg>")
     return "\n".join(parts)

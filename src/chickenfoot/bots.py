@@ -1,4 +1,4 @@
-"""Bots: callables that take a :class:`PlayerView` and return one of its legal moves.
+"""Bots: callables that take a :class:`~chickenfoot.PlayerView` and return one of its legal moves.
 
 A bot sees only what its seat may know (the view), so the same bot plays against people, in
 tournaments and inside search. Randomness is seeded and derived from the view, so a bot's
@@ -16,6 +16,7 @@ from typing import Protocol, runtime_checkable
 
 from ._determinize import determinize
 from ._engine import apply, legal_moves
+from ._errors import BotSpecError
 from ._moves import Move, Play
 from ._rules import Rules
 from ._scoring import round_scores
@@ -23,15 +24,15 @@ from ._state import GameState, RoundState
 from ._tiles import Pip, Tile
 from ._views import PlayerView, observe
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "play_out"]
+__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "check_spec", "greedy_score", "make_bot", "play_out"]
 
 
 @runtime_checkable
 class Bot(Protocol):
-    """Chooses a move: any callable from a :class:`PlayerView` to one of ``view.legal_moves``.
+    """Chooses a move: any callable from a :class:`~chickenfoot.PlayerView` to one of ``view.legal_moves``.
 
     >>> import chickenfoot as cf
-    >>> isinstance(cf.GreedyBot(), cf.Bot), isinstance(lambda view: view.legal_moves[0], cf.Bot)
+    >>> isinstance(GreedyBot(), Bot), isinstance(lambda view: view.legal_moves[0], Bot)
     (True, True)
     """
 
@@ -44,7 +45,7 @@ def play_out(game: GameState, bots: Sequence[Bot]) -> GameState:
     """Plays ``game`` to its end, each seat's move chosen by ``bots[seat]`` from that seat's view.
 
     >>> import chickenfoot as cf
-    >>> game = cf.play_out(cf.new_game(cf.Rules.cross(), players=2, seed=1), [cf.GreedyBot(), cf.RandomBot(seed=1)])
+    >>> game = play_out(cf.new_game(cf.Rules.cross(), players=2, seed=1), [GreedyBot(), RandomBot(seed=1)])
     >>> game.is_over, len(game.results)
     (True, 10)
     """
@@ -77,7 +78,7 @@ class RandomBot:
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     >>> view = cf.observe(game, game.current_player)
-    >>> cf.RandomBot(seed=1)(view) in view.legal_moves
+    >>> RandomBot(seed=1)(view) in view.legal_moves
     True
     """
 
@@ -125,13 +126,13 @@ def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip)
 class GreedyBot:
     """Sheds the highest-value tile it can, prefers doubles it can follow up, and avoids feet it cannot fill.
 
-    Rates each play with ``greedy_score`` (in ``chickenfoot._bots``); with no play it draws or passes (the only legal
+    Rates each play with ``greedy_score`` (in ``chickenfoot.bots``); with no play it draws or passes (the only legal
     moves then), and with a playable drawn tile it plays it.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     >>> view = cf.observe(game, game.current_player)
-    >>> cf.GreedyBot()(view) in view.legal_moves
+    >>> GreedyBot()(view) in view.legal_moves
     True
     """
 
@@ -178,12 +179,12 @@ class _Node:
         self.available = 1
 
 
-EXPLORATION = 0.7  # SearchBot's default UCT exploration constant
-WORLDS = 20  # SearchBot's default number of determinized deals per decision
+_EXPLORATION = 0.7  # SearchBot's default UCT exploration constant
+_WORLDS = 20  # SearchBot's default number of determinized deals per decision
 
 
 class SearchBot:
-    """Searches with information-set Monte Carlo tree search (SO-ISMCTS) over :func:`determinize`.
+    """Searches with information-set Monte Carlo tree search (SO-ISMCTS) over :func:`~chickenfoot.determinize`.
 
     Each simulation samples the hidden tiles consistently with the view, walks one shared tree
     of moves (UCB1 with availability counts, so a move is judged only where it was legal),
@@ -197,7 +198,7 @@ class SearchBot:
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     >>> view = cf.observe(game, game.current_player)
-    >>> cf.SearchBot(simulations=20, seed=1)(view) in view.legal_moves
+    >>> SearchBot(simulations=20, seed=1)(view) in view.legal_moves
     True
     """
 
@@ -207,8 +208,8 @@ class SearchBot:
         *,
         seconds: float | None = None,
         seed: int = 0,
-        exploration: float = EXPLORATION,
-        worlds: int = WORLDS,
+        exploration: float = _EXPLORATION,
+        worlds: int = _WORLDS,
     ) -> None:
         """Builds a search bot with a budget of ``simulations`` per move (or ``seconds``) and a seed."""
         if type(simulations) is not int or simulations < 1:
@@ -227,8 +228,8 @@ class SearchBot:
 
     def __repr__(self) -> str:
         budget = f", seconds={self.seconds}" if self.seconds is not None else ""
-        tuning = f", exploration={self.exploration}" if self.exploration != EXPLORATION else ""
-        tuning += f", worlds={self.worlds}" if self.worlds != WORLDS else ""
+        tuning = f", exploration={self.exploration}" if self.exploration != _EXPLORATION else ""
+        tuning += f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
         return f"SearchBot(simulations={self.simulations}{budget}, seed={self.seed}{tuning})"
 
     def __call__(self, view: PlayerView) -> Move:
@@ -287,3 +288,36 @@ class SearchBot:
             visited.visits += 1
             if visited.mover >= 0:
                 visited.reward += rewards[visited.mover]
+
+
+_KINDS = ("random", "greedy", "search")
+
+
+def check_spec(spec: str) -> tuple[str, int | None]:
+    """Reads a bot name as ``(kind, budget)``, or raises :class:`~chickenfoot.BotSpecError` saying what is allowed."""
+    kind, _, arg = spec.strip().lower().partition(":")
+    if kind not in _KINDS:
+        raise BotSpecError(f"unknown bot {spec!r}: use one of random, greedy, search or search:SIMULATIONS")
+    if not arg:
+        return kind, None
+    if kind != "search" or not arg.isdigit() or int(arg) < 1:
+        raise BotSpecError(f"bad bot {spec!r}: only search takes a budget, as search:N with N >= 1 simulations")
+    return kind, int(arg)
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """Builds a bot from its name: ``random``, ``greedy``, ``search`` or ``search:SIMULATIONS``.
+
+    >>> make_bot("search:50", seed=3)
+    SearchBot(simulations=50, seed=3)
+    >>> make_bot("chess")
+    Traceback (most recent call last):
+    ...
+    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, greedy, search or search:SIMULATIONS
+    """
+    kind, budget = check_spec(spec)
+    if kind == "random":
+        return RandomBot(seed=seed)
+    if kind == "greedy":
+        return GreedyBot()
+    return SearchBot(budget or 100, seed=seed)
