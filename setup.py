@@ -64,7 +64,9 @@ def _extensions() -> list[Any]:
         except ImportError:
             why = "mypyc is not installed"
         else:
-            return list(mypycify([CORE], opt_level="3"))
+            # The core imports only the standard library: mypy need not read the rest of the package
+            # (nor attrs, which the build environment lacks).
+            return list(mypycify([CORE, "--follow-imports=skip", "--ignore-missing-imports"], opt_level="3"))
     if "bdist_wheel" in sys.argv or "build_ext" in sys.argv:
         print(f"chickenfoot: building the pure Python core ({why})")
     return []
