@@ -23,7 +23,7 @@ def _load_pure_core() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    sys.modules[__package__]._core = module  # as an import would bind it
+    sys.modules[__package__].__dict__["_core"] = module  # bound on the package, as an import would
 
 
 if os.environ.get("CHICKENFOOT_PURE", "") not in ("", "0") and f"{__package__}._core" not in sys.modules:
