@@ -138,6 +138,10 @@ class Layout:
     ends are kept by the value they offer.
     """
 
+    # Caches, filled on first use (class defaults: a new layout does not pay to set them).
+    order_cache: list[Placed] | None = None
+    nodes_view: Any = None  # the public nodes
+
     def __init__(
         self,
         last: Placed,
@@ -155,8 +159,6 @@ class Layout:
         self.pending = pending  # the node every play must go onto (OPEN-2, FOOT-2), or NONE
         self.pending_value = pending_value  # the value it offers
         self.missing = missing  # how many more tiles it needs
-        self.order_cache: list[Placed] | None = None
-        self.nodes_view: Any = None  # the public nodes, once asked for
 
     def placed(self) -> list[Placed]:
         """Lists the placed tiles, the center first."""
@@ -261,6 +263,13 @@ class Round:
     Tiles and seats are ints; ``drawn`` and ``went_out`` are :data:`NONE` when unset.
     """
 
+    # Caches, filled on first use (class defaults: a new round does not pay to set them): the
+    # legal move codes, and the public objects showing this round, built by the views.
+    legal_cache: tuple[int, ...] | None = None
+    legal_view: Any = None
+    hands_view: Any = None
+    board_view: Any = None
+
     def __init__(
         self,
         settings: Settings,
@@ -284,11 +293,6 @@ class Round:
         self.over = over
         self.went_out = went_out
         self.log = log
-        self.legal_cache: tuple[int, ...] | None = None
-        # The public objects showing this round, built on first use by the views.
-        self.legal_view: Any = None
-        self.hands_view: Any = None
-        self.board_view: Any = None
 
     def can_draw(self) -> bool:
         """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
@@ -648,6 +652,8 @@ class Deal:
 class Game:
     """A whole game: the rules, the seed, the round in play and what the finished rounds left."""
 
+    round_view: Any = None  # the public RoundState, built on first use
+
     def __init__(
         self,
         deal: Deal,
@@ -665,7 +671,6 @@ class Game:
         self.totals = totals
         self.results = results  # the public RoundResult of each finished round
         self.winners = winners
-        self.round_view: Any = None  # the public RoundState, built on first use
 
     def is_over(self) -> bool:
         """Tells whether every round has been played (ROUND-1)."""
