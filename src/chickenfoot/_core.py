@@ -123,6 +123,8 @@ class Settings:
 class Placed:
     """One placed tile: the tile, the node it hangs from, the value it offers, and the node before it."""
 
+    __slots__ = ("before", "exposed", "parent", "tile")
+
     def __init__(self, tile: int, parent: int, exposed: int, before: Placed | None) -> None:
         self.tile = tile
         self.parent = parent  # NONE for the center
@@ -138,9 +140,17 @@ class Layout:
     ends are kept by the value they offer.
     """
 
-    # Caches, filled on first use (class defaults: a new layout does not pay to set them).
-    order_cache: list[Placed] | None = None
-    nodes_view: Any = None  # the public nodes
+    __slots__ = (
+        "ends",
+        "ends_mask",
+        "last",
+        "missing",
+        "nodes_view",
+        "order_cache",
+        "pending",
+        "pending_value",
+        "size",
+    )
 
     def __init__(
         self,
@@ -159,6 +169,8 @@ class Layout:
         self.pending = pending  # the node every play must go onto (OPEN-2, FOOT-2), or NONE
         self.pending_value = pending_value  # the value it offers
         self.missing = missing  # how many more tiles it needs
+        self.order_cache: list[Placed] | None = None  # the placed tiles in order, once asked for
+        self.nodes_view: Any = None  # the public nodes, once asked for
 
     def placed(self) -> list[Placed]:
         """Lists the placed tiles, the center first."""
@@ -251,6 +263,8 @@ def start_layout(center: int, arms: int) -> Layout:
 class Turn:
     """One entry of a round's history, newest first: who moved, the move code, and the turns before."""
 
+    __slots__ = ("before", "move", "player")
+
     def __init__(self, player: int, move: int, before: Turn | None) -> None:
         self.player = player
         self.move = move
@@ -263,12 +277,22 @@ class Round:
     Tiles and seats are ints; ``drawn`` and ``went_out`` are :data:`NONE` when unset.
     """
 
-    # Caches, filled on first use (class defaults: a new round does not pay to set them): the
-    # legal move codes, and the public objects showing this round, built by the views.
-    legal_cache: tuple[int, ...] | None = None
-    legal_view: Any = None
-    hands_view: Any = None
-    board_view: Any = None
+    __slots__ = (
+        "board_view",
+        "current",
+        "drawn",
+        "hands",
+        "hands_view",
+        "layout",
+        "legal_cache",
+        "legal_view",
+        "log",
+        "over",
+        "reserve",
+        "settings",
+        "went_out",
+        "yard",
+    )
 
     def __init__(
         self,
@@ -293,6 +317,11 @@ class Round:
         self.over = over
         self.went_out = went_out
         self.log = log
+        self.legal_cache: tuple[int, ...] | None = None  # the legal move codes, once asked for
+        # The public objects showing this round, built on first use by the views.
+        self.legal_view: Any = None
+        self.hands_view: Any = None
+        self.board_view: Any = None
 
     def can_draw(self) -> bool:
         """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
@@ -652,7 +681,7 @@ class Deal:
 class Game:
     """A whole game: the rules, the seed, the round in play and what the finished rounds left."""
 
-    round_view: Any = None  # the public RoundState, built on first use
+    __slots__ = ("deal", "results", "round", "round_index", "round_view", "seed", "totals", "winners")
 
     def __init__(
         self,
@@ -671,6 +700,7 @@ class Game:
         self.totals = totals
         self.results = results  # the public RoundResult of each finished round
         self.winners = winners
+        self.round_view: Any = None  # the public RoundState, built on first use
 
     def is_over(self) -> bool:
         """Tells whether every round has been played (ROUND-1)."""
