@@ -292,6 +292,7 @@ class Round:
         "settings",
         "went_out",
         "yard",
+        "yard_view",
     )
 
     def __init__(
@@ -321,6 +322,7 @@ class Round:
         # The public objects showing this round, built on first use by the views.
         self.legal_view: Any = None
         self.hands_view: Any = None
+        self.yard_view: Any = None
         self.board_view: Any = None
 
     def can_draw(self) -> bool:

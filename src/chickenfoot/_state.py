@@ -155,7 +155,11 @@ class RoundState:
     @property
     def yard(self) -> tuple[Tile, ...]:
         """Gets the face-down draw pile; ``yard[0]`` is drawn next (DRAW-1)."""
-        return _tiles(self._round.yard)
+        core = self._round
+        yard: tuple[Tile, ...] | None = core.yard_view
+        if yard is None:
+            yard = core.yard_view = _tiles(core.yard)
+        return yard
 
     @property
     def board(self) -> Board:
