@@ -15,7 +15,7 @@ import pytest
 
 import chickenfoot as cf
 
-TOPIC_MODULES = ["bots", "tournament", "svg", "render", "actions", "observation"]
+TOPIC_MODULES = ["bots", "tournament", "svg", "render", "actions", "observation", "reference"]
 TOP_LEVEL_LIMIT = 40  # the core stays small; topics live in their own modules, as in python-chess
 
 

@@ -252,6 +252,25 @@ def test_reference_draws_only_when_stuck_and_a_draw_can_block() -> None:
         cf.parse_position(cf.position(last).replace(" play", " blocked"))
 
 
+@pytest.mark.rule("END-2")
+def test_reference_an_unfillable_foot_ends_the_round_under_the_variant() -> None:
+    # Of the tiles carrying a 5, the 5-2, 5-1 and 5-0 lie in the reserve and the rest are placed:
+    # a foot on 5-5 could never get its toes.
+    board = CENTER + ",5-3<2,5-4<3"
+    for variant, ends in (("trains[max_pip=6,unfillable_foot_ends_round=true]", True), ("trains[max_pip=6]", False)):
+        state = _position(variant, "5-5,2-2/1-1", board, drawable=1)
+        after = reference.apply(state, cf.Play(cf.Tile(5, 5), 1))
+        check_step(cf.GameState(state.rules, 2, 0, state, 0, (0, 0)))
+        assert after.is_over is ends
+        assert after.went_out is None
+        text = cf.position(after).replace(" play", " blocked")
+        if ends:
+            assert cf.parse_position(text) == after  # the reader's END-2 check knows the variant
+        else:
+            with pytest.raises(cf.InvalidRecordError):
+                cf.parse_position(text)
+
+
 @pytest.mark.rule("END-1")
 @pytest.mark.rule("SCORE-1")
 def test_reference_going_out_ends_the_round_and_scores() -> None:

@@ -47,9 +47,9 @@ from chickenfoot import (
 
 __all__ = ["apply", "deal", "legal_moves", "new_game", "perft", "round_scores", "tile_value", "winners"]
 
-TOES = 3  # FOOT-1: a chicken foot takes exactly three toes.
+_TOES = 3  # FOOT-1: a chicken foot takes exactly three toes.
 
-Nodes: TypeAlias = "list[Node] | tuple[Node, ...]"
+_Nodes: TypeAlias = "list[Node] | tuple[Node, ...]"
 
 
 # -- Sets and scoring values ----------------------------------------------------------------
@@ -174,15 +174,15 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
 # -- The board --------------------------------------------------------------------------------
 
 
-def _capacity(rules: Rules, nodes: Nodes, players: int, index: int) -> int:
+def _capacity(rules: Rules, nodes: _Nodes, players: int, index: int) -> int:
     # OPEN-1: the center takes a fixed number of arms: trains one per player, cross 4 (or the
     # option). FOOT-1: any other double takes exactly three toes. PLAY-2: a non-double takes one.
     if index == 0:
         return rules.center_arms if rules.center_arms is not None else (players if rules.deal == "trains" else 4)
-    return TOES if nodes[index].tile.is_double else 1
+    return _TOES if nodes[index].tile.is_double else 1
 
 
-def _rooms(rules: Rules, nodes: Nodes, players: int) -> list[int]:
+def _rooms(rules: Rules, nodes: _Nodes, players: int) -> list[int]:
     """Counts, for every node, how many more tiles it takes: its capacity less its children."""
     children = [0] * len(nodes)
     for node in nodes:
@@ -191,7 +191,7 @@ def _rooms(rules: Rules, nodes: Nodes, players: int) -> list[int]:
     return [_capacity(rules, nodes, players, index) - children[index] for index in range(len(nodes))]
 
 
-def _pending(rules: Rules, nodes: Nodes, players: int) -> int | None:
+def _pending(rules: Rules, nodes: _Nodes, players: int) -> int | None:
     # OPEN-2: until the center has all its arms it is the pending node.
     # FOOT-2: while a foot has fewer than three toes it is the pending node.
     # At most one node is pending at a time, so the first found is the one.
