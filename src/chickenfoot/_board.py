@@ -137,7 +137,7 @@ class Board:
         size = self._layout.size
         if not -size <= index < size:
             raise IndexError(f"there is no node {index}: the board has nodes 0 to {size - 1}")
-        return _node(self._layout.placed()[index])
+        return _node(self._layout.at(index + size if index < 0 else index))
 
     def __len__(self) -> int:
         """Counts the placed tiles, ``len(board.nodes)``."""
@@ -160,7 +160,7 @@ class Board:
     @property
     def center(self) -> Tile:
         """Gets the round's starting double."""
-        return TILES[self._layout.placed()[0].tile]
+        return TILES[self._layout.at(0).tile]
 
     @property
     def pending_value(self) -> Pip | None:
@@ -201,7 +201,7 @@ class Board:
         layout = self._layout
         if not 0 <= onto < layout.size:
             raise IndexError(f"there is no node {onto}: the board has nodes 0 to {layout.size - 1}")
-        return board_of(layout.place(tile.index, onto, layout.placed()[onto].exposed))
+        return board_of(layout.place(tile.index, onto, layout.at(onto).exposed))
 
 
 _new = object.__new__

@@ -185,6 +185,18 @@ class Layout:
             self.order_cache = order
         return order
 
+    def at(self, index: int) -> Placed:
+        """Gets the placed tile at node ``index`` (0 to size - 1), walking back from the newest if need be."""
+        order = self.order_cache
+        if order is not None:
+            return order[index]
+        link = self.last
+        for _ in range(self.size - 1 - index):
+            before = link.before
+            assert before is not None  # index >= 0
+            link = before
+        return link
+
     def playable_mask(self) -> int:
         """Gets a bit per value a tile must carry to be playable now (PLAY-1, OPEN-2, FOOT-2)."""
         if self.pending != NONE:
@@ -283,6 +295,7 @@ class Round:
         "drawn",
         "hands",
         "hands_view",
+        "history_view",
         "layout",
         "legal_cache",
         "legal_view",
@@ -323,6 +336,7 @@ class Round:
         self.legal_view: Any = None
         self.hands_view: Any = None
         self.yard_view: Any = None
+        self.history_view: Any = None
         self.board_view: Any = None
 
     def can_draw(self) -> bool:
@@ -338,6 +352,19 @@ class Round:
             legal = self._generate()
             self.legal_cache = legal
         return legal
+
+    def history(self, moves: dict[int, Any]) -> tuple[tuple[int, Any], ...]:
+        """Gets every ``(player, move)`` of the round, oldest first, the moves looked up by code in ``moves``."""
+        turns: tuple[tuple[int, Any], ...] | None = self.history_view
+        if turns is None:
+            listed: list[tuple[int, Any]] = []
+            link = self.log
+            while link is not None:
+                listed.append((link.player, moves[link.move]))
+                link = link.before
+            listed.reverse()
+            turns = self.history_view = tuple(listed)
+        return turns
 
     def public_legal(self, moves: dict[int, Any]) -> tuple[Any, ...]:
         """Gets the legal moves as public objects, looked up by code in ``moves`` (built once per round)."""

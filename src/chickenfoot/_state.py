@@ -203,7 +203,7 @@ class RoundState:
     @property
     def double(self) -> int:
         """Gets the value of the center double."""
-        return _core.HIGH[self._round.layout.placed()[0].tile]
+        return _core.HIGH[self._round.layout.at(0).tile]
 
     @property
     def can_draw(self) -> bool:
@@ -213,13 +213,8 @@ class RoundState:
     @property
     def history(self) -> tuple[Turn, ...]:
         """Gets every ``(player, move)`` of the round so far, oldest first."""
-        turns: list[Turn] = []
-        link = self._round.log
-        while link is not None:
-            turns.append((link.player, MOVES[link.move]))
-            link = link.before
-        turns.reverse()
-        return tuple(turns)
+        history: tuple[Turn, ...] = self._round.history(MOVES)
+        return history
 
     @property
     def log(self) -> History:
