@@ -426,10 +426,10 @@ class Round:
                     high = HIGH[tile]
                     low = LOW[tile]
                     for onto in ends[high]:
-                        plays.append(play(tile, onto))
+                        plays.append(onto << 8 | tile)  # play(tile, onto), spelled out in the hot loop
                     if low != high:
                         for onto in ends[low]:
-                            plays.append(play(tile, onto))
+                            plays.append(onto << 8 | tile)
         if plays:
             return tuple(plays)  # DRAW-4: no draw while a play exists
         return (DRAW,) if self.can_draw() else (PASS,)  # DRAW-1, YARD-2
@@ -438,10 +438,14 @@ class Round:
 
     def blocked(self) -> bool:
         """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
-        if self.can_draw():
+        if len(self.yard) > self.reserve:
             return False
         playable = self.layout.playable_mask()
-        return not any(VALUES_MASK[tile] & playable for hand in self.hands for tile in hand)
+        for hand in self.hands:
+            for tile in hand:
+                if VALUES_MASK[tile] & playable:
+                    return False
+        return True
 
     def foot_unfillable(self) -> bool:
         """Variant of END-2: the pending chicken foot needs more toes than tiles are left to fill it."""
