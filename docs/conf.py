@@ -57,6 +57,10 @@ nitpick_ignore = [
     # numpy ships no inventory here; the observation functions return float32 arrays.
     ("py:class", "NDArray"),
     ("py:class", "np.float32"),
+    ("py:class", "numpy.ndarray"),
+    ("py:class", "numpy.dtype"),
+    ("py:class", "numpy.float32"),
+    ("py:class", "numpy.bool"),
 ]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
@@ -85,6 +89,7 @@ chickenfoot_placed_pages = [
     "variants",
     "writing-a-bot",
     "bots",
+    "bot-protocol",
     "records",
     "cli",
     "playground",
@@ -92,6 +97,7 @@ chickenfoot_placed_pages = [
     "interop",
     "openspiel",
     "pettingzoo",
+    "gymnasium",
     "performance",
     "api",
     "changelog",

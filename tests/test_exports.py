@@ -15,7 +15,7 @@ import pytest
 
 import chickenfoot as cf
 
-TOPIC_MODULES = ["bots", "tournament", "svg", "render", "actions", "observation", "reference"]
+TOPIC_MODULES = ["bots", "tournament", "svg", "render", "actions", "observation", "reference", "gymnasium"]
 TOP_LEVEL_LIMIT = 40  # the core stays small; topics live in their own modules, as in python-chess
 
 
@@ -43,6 +43,8 @@ def _defined_names(module_name: str) -> set[str]:
 def test_all_is_exactly_the_public_names(module_name: str) -> None:
     if module_name == "chickenfoot.observation":
         pytest.importorskip("numpy")
+    if module_name == "chickenfoot.gymnasium":
+        pytest.importorskip("gymnasium")
     module = importlib.import_module(module_name)
     assert sorted(module.__all__) == sorted(_defined_names(module_name))
     assert len(module.__all__) == len(set(module.__all__)), "a name is listed twice"

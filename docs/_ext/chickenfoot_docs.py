@@ -348,6 +348,7 @@ PUBLIC_MODULES = (
     "chickenfoot",
     "chickenfoot.actions",
     "chickenfoot.bots",
+    "chickenfoot.gymnasium",
     "chickenfoot.observation",
     "chickenfoot.render",
     "chickenfoot.svg",

@@ -203,6 +203,18 @@ class Board:
             raise IndexError(f"there is no node {onto}: the board has nodes 0 to {layout.size - 1}")
         return board_of(layout.place(tile.index, onto, layout.at(onto).exposed))
 
+    def __str__(self) -> str:
+        """Writes the layout as a tree (see :func:`chickenfoot.render.render_text`)."""
+        from .render import render_text  # late: render imports this module
+
+        return render_text(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
+
 
 _new = object.__new__
 _init_board = Board.__attrs_init__

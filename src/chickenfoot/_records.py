@@ -26,8 +26,9 @@ True
 
 from __future__ import annotations
 
+import datetime
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any, TypeVar, overload
 
@@ -45,10 +46,38 @@ from ._views import PlayerView
 
 __all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
 
-FORMAT_VERSION = 1
-"""The version of the JSON documents this library writes and reads."""
+FORMAT_VERSION = 2
+"""The version of the JSON documents this library writes. It reads versions 1 and 2: version 2
+added a record's headers (``names``, ``event``, ``date``, ``result``); nothing else changed."""
+
+_READS = (1, 2)  # the versions from_json reads and replay replays
 
 T = TypeVar("T")
+
+
+def _check_header(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and (type(value) is not str or not value.strip() or len(value) > 200):
+        raise InvalidRecordError(f"a record's {attribute.name} must be text of 1 to 200 characters, got {value!r:.40}")
+
+
+def _check_date(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    _check_header(record, attribute, value)
+    if value is not None:
+        try:
+            datetime.date.fromisoformat(str(value))
+        except ValueError:
+            raise InvalidRecordError(f"a record's date is written YYYY-MM-DD, got {value!r:.40}") from None
+
+
+def _check_names(record: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    if type(value) is not tuple:
+        raise InvalidRecordError(f"a record's names must be a tuple of str, got {type(value).__name__}")
+    for name in value:
+        _check_header(record, attribute, name)
+    if value and len(value) != record.players:
+        raise InvalidRecordError(f"a record names every seat or none: {len(value)} names for {record.players} players")
+    if value and record.version < 2:
+        raise InvalidRecordError("version 1 records carry no headers: use version 2")
 
 
 @attrs.frozen
@@ -70,12 +99,48 @@ class GameRecord:
     moves: tuple[Move, ...]
     """Every move of the game, oldest first."""
     version: int = FORMAT_VERSION
-    """The record format's version."""
+    """The record format's version (1 records carry no headers)."""
+    names: tuple[str, ...] = attrs.field(default=(), validator=_check_names)
+    """Header: each seat's player, by seat: a person's name or a bot spec like ``"search:100"``;
+    empty when not known."""
+    event: str | None = attrs.field(default=None, validator=_check_header)
+    """Header: where or why the game was played, e.g. ``"chickenfoot simulate"``."""
+    date: str | None = attrs.field(default=None, validator=_check_date)
+    """Header: the day the game was played, ``YYYY-MM-DD``."""
+    result: str | None = attrs.field(default=None, validator=_check_header)
+    """Header: how the game ended, like ``"P1 won; totals 87 54"`` (``"P0 P2 won; ..."`` for a shared
+    win), or ``"*"`` while unfinished; :meth:`from_game` writes it and :func:`replay` checks it."""
 
     @classmethod
-    def from_game(cls, game: GameState) -> GameRecord:
-        """Records ``game``'s setup and every move played so far."""
-        return cls(rules=game.rules, players=game.players, seed=game.seed, moves=game.moves)
+    def from_game(
+        cls, game: GameState, *, names: Sequence[str] = (), event: str | None = None, date: str | None = None
+    ) -> GameRecord:
+        """Records ``game``'s setup and every move played so far, with the headers given and its result.
+
+        >>> import chickenfoot as cf
+        >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=1)
+        >>> record = cf.GameRecord.from_game(game, names=["Ada", "greedy"], date="2026-12-01")
+        >>> record.names, record.result
+        (('Ada', 'greedy'), '*')
+        """
+        return cls(
+            rules=game.rules,
+            players=game.players,
+            seed=game.seed,
+            moves=game.moves,
+            names=tuple(names),
+            event=event,
+            date=date,
+            result=_result_text(game),
+        )
+
+
+def _result_text(game: GameState) -> str:
+    """Writes how ``game`` ended, as a record's ``result`` header: ``P1 won; totals 87 54``, or ``*``."""
+    if not game.is_over:
+        return "*"
+    winners = " ".join(f"P{seat}" for seat in game.winners)
+    return f"{winners} won; totals {' '.join(map(str, game.totals))}"
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -165,7 +230,7 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
 
     >>> import chickenfoot as cf
     >>> cf.to_json(cf.Play(cf.Tile(9, 5), onto=3))
-    '{"type": "move", "version": 1, "move": "9-5@3"}'
+    '{"type": "move", "version": 2, "move": "9-5@3"}'
     >>> import json
     >>> view = json.loads(cf.to_json(cf.observe(cf.new_game(cf.Rules.trains(), players=4, seed=7), 3)))
     >>> view["type"], view["hand_sizes"], view["ends"], view["legal_moves"]
@@ -186,6 +251,9 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
             "seed": obj.seed,
             "moves": [str(move) for move in obj.moves],
         }
+        if obj.names:
+            body["names"] = list(obj.names)
+        body.update({key: value for key, value in _headers(obj).items() if value is not None})
     elif type(obj) is Rules:
         kind, body = "rules", {"rules": _rules_dict(obj)}
     elif type(obj) in (Play, Draw, Pass):
@@ -196,6 +264,10 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
         )
     version = obj.version if type(obj) is GameRecord else FORMAT_VERSION
     return json.dumps({"type": kind, "version": version, **body}, indent=indent)
+
+
+def _headers(record: GameRecord) -> dict[str, str | None]:
+    return {"event": record.event, "date": record.date, "result": record.result}
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -390,7 +462,16 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
 def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
     rules, players = _read_table(fields)
     moves = tuple(move.move() for move in fields["moves"].items())
-    return GameRecord(rules=rules, players=players, seed=fields["seed"].any_integer(), moves=moves, version=version)
+    headers: dict[str, Any] = {}
+    if "names" in fields:
+        headers["names"] = tuple(name.string() for name in fields["names"].items())
+    for key in ("event", "date", "result"):
+        if key in fields:
+            headers[key] = fields[key].string()
+    try:
+        return GameRecord(rules, players, fields["seed"].any_integer(), moves, version, **headers)
+    except InvalidRecordError as error:
+        raise InvalidRecordError(f"$: {error}") from None
 
 
 _BODIES: dict[str, tuple[str, ...]] = {
@@ -411,6 +492,7 @@ _BODIES: dict[str, tuple[str, ...]] = {
     "rules": ("rules",),
     "move": ("move",),
 }
+_HEADERS = ("names", "event", "date", "result")  # a version 2 record's optional fields
 
 
 @overload
@@ -428,7 +510,7 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     >>> cf.from_json('{"type": "move", "version": 7, "move": "draw"}')
     Traceback (most recent call last):
     ...
-    chickenfoot.InvalidRecordError: $.version: this library reads version 1 documents, got 7
+    chickenfoot.InvalidRecordError: $.version: this library reads versions 1 and 2, got 7
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
@@ -442,10 +524,11 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     if type(kind_name) is not str or kind_name not in _BODIES:
         raise InvalidRecordError(f"$.type: expected one of {', '.join(_BODIES)}, got {kind_name!r:.40}")
     top = _Reader(data)
-    fields = top.obj(("type", "version", *_BODIES[kind_name]))
-    version = fields["version"].any_integer()
-    if version != FORMAT_VERSION:
-        raise fields["version"].fail(f"this library reads version {FORMAT_VERSION} documents, got {version}")
+    version = _Reader(data.get("version"), "$.version").any_integer()
+    if version not in _READS:
+        raise InvalidRecordError(f"$.version: this library reads versions 1 and 2, got {version}")
+    headers = _HEADERS if kind_name == "record" and version >= 2 else ()
+    fields = top.obj(("type", "version", *_BODIES[kind_name]), optional=headers)
     result: Any
     if kind_name == "game":
         result = _read_game(fields)
@@ -480,8 +563,8 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     """
     if type(record) is not GameRecord:
         raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")
-    if record.version != FORMAT_VERSION:
-        raise InvalidRecordError(f"this library replays version {FORMAT_VERSION} records, got {record.version}")
+    if record.version not in _READS:
+        raise InvalidRecordError(f"this library replays version 1 and 2 records, got {record.version}")
     try:
         game = new_game(record.rules, record.players, record.seed)
     except (RulesError, TypeError) as error:
@@ -493,6 +576,10 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
         except IllegalMoveError as error:
             raise InvalidRecordError(f"move {number} ({move}) is illegal: {error}") from None
         states.append(game)
+    if record.result is not None and record.result != _result_text(game):
+        raise InvalidRecordError(
+            f"the record's result {record.result!r:.60} is not how its moves end: {_result_text(game)}"
+        )
     return tuple(states)
 
 

@@ -230,7 +230,9 @@ class Rules:
 
     def check_players(self, players: int) -> None:
         """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1)."""
-        if type(players) is not int or players < 2:
+        if type(players) is not int:
+            raise RulesError(f"players must be an int, 2 or more; got {players!r} ({type(players).__name__})")
+        if players < 2:
             raise RulesError(f"a game needs 2 or more players, got {players!r}")
         hand = self.hand_size_for(players)
         reserve = self.reserve_for(players)
@@ -242,8 +244,10 @@ class Rules:
                 f"use a double-{bigger} set or fewer tiles each" if bigger else "use fewer players or fewer tiles each"
             )
             extra = f" and {reserve} in reserve" if reserve else ""
+            kept = f", {reserve} in reserve" if reserve else ""
             raise RulesError(
-                f"{players} players with {hand} tiles each{extra} need {need} tiles; "
+                f"{players} players with {hand} tiles each{extra} need {need} tiles "
+                f"({players * hand} in hands{kept}, 1 for the center double); "
                 f"double-{self.max_pip} has {self.set_size}: {fix}"
             )
         if self.deal == "trains" and arms < players and self.center_arms is not None:

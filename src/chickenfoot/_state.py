@@ -235,6 +235,18 @@ class RoundState:
         parts = (self.rules, self.hands, self.yard, self.board, self.current_player, self.reserve)
         return (RoundState, (*parts, self.drawn, self.is_over, self.went_out, self.log))
 
+    def __str__(self) -> str:
+        """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
+        from .render import _describe  # late: render imports this module
+
+        return _describe(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
+
 
 @attrs.frozen
 class RoundResult:
@@ -362,6 +374,18 @@ class GameState:
             f"round_index={self.round_index!r}, totals={self.totals!r}, results={self.results!r}, "
             f"winners={self.winners!r})"
         )
+
+    def __str__(self) -> str:
+        """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
+        from .render import _describe  # late: render imports this module
+
+        return _describe(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
 
     def __reduce__(self) -> tuple[Any, ...]:
         parts = (self.rules, self.players, self.seed, self.round, self.round_index, self.totals)
