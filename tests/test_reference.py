@@ -271,6 +271,22 @@ def test_reference_an_unfillable_foot_ends_the_round_under_the_variant() -> None
                 cf.parse_position(text)
 
 
+@pytest.mark.rule("END-2")
+def test_the_variant_ends_a_round_on_an_unfillable_foot_not_on_an_unfillable_center() -> None:
+    variant = "trains[max_pip=6,center_arms=6,unfillable_foot_ends_round=true]"
+    # The center lacks five arms and every other 6 is in the reserve, but a tile can still be
+    # drawn: the variant is about feet, so the round goes on (the reader refuses "blocked").
+    center = _position(variant, "2-2/1-1", "6-6,6-5<0", drawable=1)
+    assert not center.is_over
+    assert _moves(center) == {"draw"}
+    with pytest.raises(cf.InvalidRecordError, match="END-2"):
+        cf.parse_position(cf.position(center).replace(" play", " blocked"))
+    # Blocked with nothing pending: the reader accepts it under the variant too.
+    blocked = _position(variant.replace("center_arms=6,", ""), "2-2/1-1", CENTER, drawable=0, status="blocked")
+    assert blocked.board.pending is None
+    assert reference.legal_moves(blocked) == ()
+
+
 @pytest.mark.rule("END-1")
 @pytest.mark.rule("SCORE-1")
 def test_reference_going_out_ends_the_round_and_scores() -> None:
