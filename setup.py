@@ -35,7 +35,7 @@ def _why_pure() -> str | None:
     if EDITABLE_OR_METADATA.intersection(sys.argv[1:]) or not sys.argv[1:]:
         return "an editable install or a metadata step runs the sources as they are"
     compiler = os.environ.get("CC") or (sysconfig.get_config_var("CC") or "cc").split()[0]
-    if shutil.which(compiler) is None:
+    if os.name != "nt" and shutil.which(compiler) is None:  # MSVC is found at build time, or the build falls back
         return f"no C compiler ({compiler}) found"
     return None
 
