@@ -193,7 +193,7 @@ def build_board(rules: Rules, players: int, nodes: list[tuple[Tile, int | None]]
     for number, (tile, parent) in enumerate(nodes[1:], start=1):
         if parent is None or not 0 <= parent < number:
             raise InvalidRecordError(f"board node {number} ({tile}) must name an earlier node as its parent")
-        offered = board.nodes[parent].exposed
+        offered = board.node(parent).exposed
         if not tile.carries(offered):
             raise InvalidRecordError(
                 f"board node {number}: {tile} does not match node {parent}, which offers {offered}"

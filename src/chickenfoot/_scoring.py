@@ -23,11 +23,7 @@ def round_scores(state: RoundState) -> tuple[int, ...]:
     >>> round_scores(state) == tuple(sum(tile.pips for tile in hand) for hand in state.hands)
     True
     """
-    value = state.rules.tile_value
-    scores = [sum(value(tile) for tile in hand) for hand in state.hands]
-    if state.went_out is not None and state.board.node(-1).tile.is_double:
-        scores[state.went_out] += state.rules.double_out_penalty
-    return tuple(scores)
+    return state._round.scores()
 
 
 def close_round(totals: Sequence[int], final: RoundState) -> tuple[RoundResult, tuple[int, ...]]:

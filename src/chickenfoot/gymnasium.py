@@ -51,7 +51,6 @@ import random
 from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias
 
-import attrs
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -62,7 +61,7 @@ from ._engine import apply, new_game
 from ._errors import IllegalMoveError
 from ._rules import Rules
 from ._scoring import win_utilities, winners, worst_total
-from ._state import GameState
+from ._state import GameState, replace_game
 from ._views import observe
 from .bots import Bot, make_bot
 from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
@@ -237,7 +236,7 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             reward = (sum(scores) / self.players - scores[self.seat]) / worst_total(self.rules, 1)
         if len(after.results) >= self.rounds and not after.is_over:
             # An episode cut short: show the last round played, not the round the engine dealt next.
-            after = attrs.evolve(after, round=after.results[-1].final, round_index=game.round_index)
+            after = replace_game(after, round=after.results[-1].final, round_index=game.round_index)
         self.game = after
         if after.is_over or len(after.results) >= self.rounds:
             self._done = True

@@ -31,7 +31,6 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import attrs
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -40,7 +39,7 @@ from . import actions
 from ._engine import apply, legal_moves, new_game
 from ._rules import Rules
 from ._scoring import win_utilities, winners, worst_total
-from ._state import GameState
+from ._state import GameState, replace_game
 from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
 from .render import render_text
 
@@ -176,7 +175,7 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
                 self.rewards[self.possible_agents[seat]] = (mean - score) / unit
         if len(after.results) >= self.rounds and not after.is_over:
             # A game cut short: show the last round played, not the round the engine dealt next.
-            after = attrs.evolve(after, round=after.results[-1].final, round_index=game.round_index)
+            after = replace_game(after, round=after.results[-1].final, round_index=game.round_index)
         self.game = after
         if after.is_over or len(after.results) >= self.rounds:
             if self.reward == "win":

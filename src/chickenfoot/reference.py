@@ -29,8 +29,6 @@ import hashlib
 import random
 from typing import TypeAlias, overload
 
-import attrs
-
 from chickenfoot import (
     Board,
     Draw,
@@ -325,7 +323,8 @@ def _next_round_state(state: RoundState, move: Move) -> RoundState:
         after = RoundState(state.rules, state.hands, yard, state.board, (player + 1) % players, state.reserve, log=log)
     # END-2: checked after every move, a draw included.
     if _blocked(after) or _foot_unfillable(after):
-        return attrs.evolve(after, is_over=True)
+        parts = (after.rules, after.hands, after.yard, after.board, after.current_player, after.reserve)
+        return RoundState(*parts, after.drawn, True, None, log)
     return after
 
 
