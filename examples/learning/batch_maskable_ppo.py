@@ -8,7 +8,7 @@ policy (its most likely legal action) then plays ``--games`` rounds against the 
 greedy opponent, beside random legal moves and the greedy move in the same seat and deals, each
 with a Wilson 95% interval. Run by hand (it needs torch; not a CI step)::
 
-    pip install "chickenfoot[numpy,pettingzoo]" sb3-contrib   # sb3-contrib brings stable-baselines3 and torch
+    pip install "chickenfoot[gymnasium]" sb3-contrib   # sb3-contrib brings stable-baselines3 and torch
     python examples/learning/batch_maskable_ppo.py --steps 50000 --games 4096
 """
 
