@@ -9,7 +9,7 @@ explicit, and keeps to the engine for everything else (``legal_moves``/``apply``
   that the double's position in a shuffle of the set lands on ``s``), then one event per tile
   dealt, seat by seat, each uniform over the tiles not yet dealt (DEAL-A2, DEAL-A3);
 * *cross* deal: one event per tile dealt (DEAL-B1); if nobody holds the round's double (and the
-  rules do not fall back to the highest double), one event per setup draw, seat by seat, until
+  rules do not fall back to a lower double held), one event per setup draw, seat by seat, until
   the double turns up (DEAL-B2);
 * every draw during play: the player's draw action, then one event uniform over the yard.
   The engine draws ``yard[0]``; here the yard is an unordered pool, so the chosen tile is put
@@ -27,9 +27,10 @@ import random
 import attrs
 
 from ._board import Board
+from ._deal import find_center
 from ._determinize import determinize
 from ._engine import apply, legal_moves
-from ._errors import InvalidRecordError
+from ._errors import IllegalMoveError, InvalidRecordError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
 from ._scoring import round_scores, winners
@@ -158,7 +159,22 @@ class ChanceGame:
             self.pool.remove(self.double)  # DEAL-A2: the double is set aside as the center
 
     def apply_chance(self, outcome: int) -> None:
-        """Applies chance's outcome (one of ``chance_outcomes()``)."""
+        """Applies chance's outcome, which must be one of ``chance_outcomes()``.
+
+        Raises :class:`IllegalMoveError` for any other outcome (a starter that is no seat, a tile
+        already dealt or held), leaving the game unchanged.
+        """
+        offered = [choice for choice, _ in self.chance_outcomes()]
+        if type(outcome) is not int or outcome not in offered:
+            what = (
+                "a starter seat"
+                if self.round is None and self.rules.deal == "trains" and self.starter is None
+                else "a tile index"
+            )
+            raise IllegalMoveError(
+                f"chance outcome {outcome!r:.40} is not offered: the next chance event is {what}, "
+                f"one of {offered[:8]}{' ...' if len(offered) > 8 else ''}"
+            )
         if self.round is None:
             self._deal_step(outcome)
             return
@@ -203,16 +219,11 @@ class ChanceGame:
             assert self.starter is not None
             self._open(self.double, first=self.starter)  # DEAL-A4
             return
-        center = self.double
-        holder = next((seat for seat, hand in enumerate(self.hands) if center in hand), None)
-        if holder is None and rules.center_fallback == "highest_double":
-            held = [(tile.high, seat) for seat, hand in enumerate(self.hands) for tile in hand if tile.is_double]
-            if held:
-                value, holder = max(held)
-                center = Tile(value, value)
-        if holder is None:
+        found = find_center(rules, self.hands, self.double)
+        if found is None:
             self.setup_seat = self.round_index % players  # DEAL-B2
             return
+        holder, center = found
         self.hands[holder].remove(center)
         self.events.append((None, f"p{holder} center {center}"))
         self._open(center, first=(holder + 1) % players)  # DEAL-B3

@@ -10,7 +10,7 @@ from ._rules import Rules
 from ._state import PlayerIndex, RoundState
 from ._tiles import Tile, full_set
 
-__all__ = ["deal_round", "round_rng"]
+__all__ = ["deal_round", "find_center", "round_rng"]
 
 
 def round_rng(seed: int, round_index: int) -> random.Random:
@@ -97,18 +97,32 @@ def _deal_trains(rules: Rules, players: int, round_index: int, double: Tile, rng
     return _state(rules, hands, yard, double, first=starter)  # DEAL-A4
 
 
+def find_center(rules: Rules, hands: list[list[Tile]], double: Tile) -> tuple[PlayerIndex, Tile] | None:
+    """Finds who places the *cross* center and which double it is, or ``None`` when the players draw for it.
+
+    DEAL-B2: whoever holds the round's double. With ``center_fallback="highest_double"`` and nobody
+    holding it, the next-highest double held: the highest double anyone holds that is *lower* than
+    the round's double (a round never starts above its scheduled double). Nobody holding one
+    either means drawing for the round's double, as in DEAL-B2.
+    """
+    holder = next((seat for seat, hand in enumerate(hands) if any(tile is double for tile in hand)), None)
+    if holder is not None:
+        return holder, double
+    if rules.center_fallback == "highest_double":
+        held = [(tile.high, seat) for seat, hand in enumerate(hands) for tile in hand if tile.is_double]
+        lower = [(value, seat) for value, seat in held if value < double.high]
+        if lower:
+            value, seat = max(lower)
+            return seat, Tile(value, value)
+    return None
+
+
 def _deal_cross(rules: Rules, players: int, round_index: int, double: Tile, rng: random.Random) -> RoundState:
     tiles = list(full_set(rules.max_pip))
     _shuffle(rng, tiles)
     hands, yard = _split(tiles, players, rules.hand_size_for(players))  # DEAL-B1
-    center = double
-    holder = next((seat for seat, hand in enumerate(hands) if any(tile is double for tile in hand)), None)
-    if holder is None and rules.center_fallback == "highest_double":
-        held = [(tile.high, seat) for seat, hand in enumerate(hands) for tile in hand if tile.is_double]
-        if held:
-            value, holder = max(held)
-            center = Tile(value, value)
-    if holder is None:
+    found = find_center(rules, hands, double)
+    if found is None:
         # DEAL-B2: players draw in turn from seat r mod n until one draws the double. This is
         # setup, not play, so the reserve does not stop it (the double may lie anywhere).
         seat = round_index % players
@@ -116,7 +130,8 @@ def _deal_cross(rules: Rules, players: int, round_index: int, double: Tile, rng:
             hands[seat].append(yard.pop(0))
             seat = (seat + 1) % players
         yard.pop(0)
-        holder = seat
+        holder, center = seat, double
     else:
+        holder, center = found
         hands[holder].remove(center)
     return _state(rules, hands, yard, center, first=(holder + 1) % players)  # DEAL-B3

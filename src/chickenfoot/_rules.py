@@ -24,7 +24,7 @@ DrawnTilePolicy: TypeAlias = Literal["must_play", "may_play"]
 TieBreak: TypeAlias = Literal["share", "zero_rounds"]
 """How a tie on the lowest total is broken: shared (TIE-1) or by zero-score rounds (TIE-2)."""
 CenterFallback: TypeAlias = Literal["draw", "highest_double"]
-"""*cross* deal: when nobody holds the round's double, draw for it (DEAL-B2) or start with the highest double held."""
+"""*cross* deal, nobody holds the round's double: draw for it (DEAL-B2) or start with the next-highest double held."""
 
 SUPPORTED_SETS = (6, 9, 12, 15, 18)  # SET-1
 
@@ -84,7 +84,7 @@ class Rules:
     """SET-2 variant: what each blank half scores (25 in some tables); ``None`` counts 0."""
     center_fallback: CenterFallback = "draw"
     """DEAL-B2 variant: when nobody holds the round's double in a *cross* deal, ``"draw"`` for it or let the
-    ``"highest_double"`` held start."""
+    ``"highest_double"`` held below it start (the next-highest; drawing if nobody holds a lower one)."""
     unfillable_foot_ends_round: bool = False
     """END-2 variant: a chicken foot that can never get its three toes ends the round at once."""
     double_out_penalty: int = 0

@@ -43,14 +43,14 @@ import pyspiel
 
 from . import actions
 from ._chance import ChanceGame
-from ._errors import InvalidMoveError
+from ._errors import IllegalMoveError, InvalidMoveError
 from ._moves import Draw, Pass, Play
 from ._rules import Rules
 from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_observation
 from .render import render_text
 
-__all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "rules_for"]
+__all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "IllegalActionError", "rules_for"]
 
 GAME_NAME = "python_chickenfoot"
 """The short name the game is registered under."""
@@ -147,6 +147,14 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
         return ChickenfootObserver(self.rules, self.players, perfect_recall, params)
 
 
+class IllegalActionError(pyspiel.SpielError, IllegalMoveError):  # type: ignore[misc]
+    """Raised by ``apply_action`` for an action not in ``legal_actions()`` or ``chance_outcomes()``.
+
+    It is a ``pyspiel.SpielError``, as OpenSpiel's own games raise, and a
+    :class:`chickenfoot.IllegalMoveError`; the state is left unchanged.
+    """
+
+
 class ChickenfootState(pyspiel.State):  # type: ignore[misc]
     """A state of the game: a thin layer over :class:`chickenfoot.RoundState` and the engine."""
 
@@ -175,13 +183,19 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
         return self.core.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
+        # Only what legal_actions()/chance_outcomes() offer; anything else leaves the state as it was.
         core = self.core
-        if core.is_chance:
-            core.apply_chance(int(action))
-            return
-        round_ = core.round
-        assert round_ is not None
-        core.apply_move(actions.decode(int(action), round_))
+        try:
+            if core.is_chance:
+                core.apply_chance(int(action))
+                return
+            round_ = core.round
+            assert round_ is not None
+            if int(action) not in actions.legal_actions(round_):
+                raise IllegalMoveError(f"action {action} is not one of legal_actions() {actions.legal_actions(round_)}")
+            core.apply_move(actions.decode(int(action), round_))
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
