@@ -6,7 +6,7 @@ import hashlib
 import random
 
 from ._board import Board
-from ._rules import Rules
+from ._rules import Rules, check_seed
 from ._state import PlayerIndex, RoundState
 from ._tiles import Tile, full_set
 
@@ -48,6 +48,7 @@ def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> Round
     ([11, 11, 11, 11], 10, '9-9')
     """
     rules.check_players(players)  # DEAL-1
+    check_seed(seed)
     if type(round_index) is not int or not 0 <= round_index < rules.rounds:
         raise ValueError(
             f"round_index must be a whole number from 0 to {rules.rounds - 1} "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import re
+import string
 from typing import SupportsIndex, TypeAlias
 
 import attrs
@@ -16,7 +17,7 @@ __all__ = ["Draw", "Move", "NodeIndex", "Pass", "Play", "parse_move"]
 NodeIndex: TypeAlias = int
 """A node's position in :attr:`Board.nodes`: 0 is the center, then in the order placed."""
 
-_PLAY_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})@(\d{1,6})")
+_PLAY_TEXT = re.compile(r"([0-9]{1,2})-([0-9]{1,2})@([0-9]{1,6})")  # ASCII digits only
 
 
 def _node_index(value: SupportsIndex) -> int:
@@ -91,7 +92,9 @@ def parse_move(text: str) -> Move:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text like '9-5@3', 'draw' or 'pass', got {text!r}")
-    cleaned = text.strip().lower()
+    if not text.isascii():  # "９-５" and Unicode spaces are not the notation
+        raise InvalidMoveError(f"{text!r:.40} is not a move: the notation is ASCII, like '9-5@3', 'draw' or 'pass'")
+    cleaned = text.strip(string.whitespace).lower()
     if cleaned == "draw":
         return DRAW
     if cleaned == "pass":

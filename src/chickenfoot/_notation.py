@@ -39,6 +39,7 @@ True
 from __future__ import annotations
 
 import re
+import string
 
 import attrs
 
@@ -51,11 +52,11 @@ from ._tiles import Tile, full_set
 
 __all__ = ["parse_position", "position", "rules_text", "parse_rules_text"]
 
-_TILE = re.compile(r"(\d{1,2})-(\d{1,2})")
-_NODE = re.compile(r"(\d{1,2})-(\d{1,2})<(\d{1,4})")
+_TILE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})")  # ASCII digits only, like every text reader
+_NODE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})<([0-9]{1,4})")
 _NAME = re.compile(r"[a-z_]+")
 _WORD = re.compile(r"[a-z_]+")
-_INT = re.compile(r"\d{1,9}")
+_INT = re.compile(r"[0-9]{1,9}")
 _MAX_TEXT = 20_000  # a double-18 position is about 1,500 characters
 
 
@@ -286,7 +287,9 @@ def parse_position(text: str) -> RoundState:
         raise InvalidRecordError(f"a position is text, got {type(text).__name__}")
     if len(text) > _MAX_TEXT:
         raise InvalidRecordError(f"a position is at most {_MAX_TEXT} characters, got {len(text)}")
-    fields = text.strip().split(" ")
+    if not text.isascii():
+        raise InvalidRecordError("a position is ASCII text: digits 0-9, letters, spaces and - , / < [ ] =")
+    fields = text.strip(string.whitespace).split(" ")
     if len(fields) != 8:
         raise InvalidRecordError(
             f"a position has 8 fields (rules turn drawn reserve hands yard board status), got {len(fields)}"

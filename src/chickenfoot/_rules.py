@@ -15,7 +15,18 @@ from typing_extensions import Self
 from ._errors import RulesError
 from ._tiles import Pip, Tile
 
-__all__ = ["DealStyle", "DrawnTilePolicy", "Rules", "TieBreak", "CenterFallback", "SUPPORTED_SETS"]
+__all__ = [
+    "DealStyle",
+    "DrawnTilePolicy",
+    "Rules",
+    "TieBreak",
+    "CenterFallback",
+    "SUPPORTED_SETS",
+    "MAX_OPTION",
+    "MAX_PLAYERS",
+    "MAX_SEED",
+    "check_seed",
+]
 
 DealStyle: TypeAlias = Literal["trains", "cross"]
 """How a round is dealt: ``"trains"`` (DEAL-A*) or ``"cross"`` (DEAL-B*)."""
@@ -28,19 +39,43 @@ CenterFallback: TypeAlias = Literal["draw", "highest_double"]
 
 SUPPORTED_SETS = (6, 9, 12, 15, 18)  # SET-1
 
+# The library's limits, one set of numbers enforced where a game is set up (Rules, new_game)
+# and by every reader, so whatever the engine can play can also be written and read back.
+MAX_PLAYERS = 64
+"""The most players a game may have (DEAL-1 allows fewer on small sets)."""
+MAX_OPTION = 999_999_999
+"""The largest value of an integer option of :class:`Rules` (nine digits, as the position notation reads)."""
+MAX_SEED = 2**256 - 1
+"""The largest seed, in magnitude: seeds run from ``-MAX_SEED`` to ``MAX_SEED`` (a SHA-256 digest fits)."""
+
 # DEAL-A3: hand sizes on double-9 by player count.
 _TRAINS_HAND_SIZES = {2: 21, 3: 14, 4: 11, 5: 8, 6: 7, 7: 6, 8: 5}
 _CROSS_HAND_SIZE = 7  # DEAL-B1
 _MAX_ARMS = 8  # OPEN-1: "up to 8" trains
 
 
-def _check_int(name: str, value: object, low: int, high: int | None = None, *, optional: bool = True) -> None:
+def _check_int(name: str, value: object, low: int, high: int = MAX_OPTION, *, optional: bool = True) -> None:
     if value is None and optional:
         return
-    if type(value) is not int or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"{low} or more"
+    if type(value) is not int or not low <= value <= high:
         what = "None (the preset's rule) or a whole number" if optional else "a whole number"
-        raise RulesError(f"{name} must be {what} {bound}, got {value!r}")
+        raise RulesError(f"{name} must be {what} from {low} to {high:,}, got {value!r:.40}")
+
+
+def check_seed(seed: object) -> None:
+    """Raises :class:`RulesError` unless ``seed`` is a whole number from ``-MAX_SEED`` to ``MAX_SEED`` (DEAL-2).
+
+    >>> check_seed(2**300)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.RulesError: a seed is a whole number of at most 256 bits (-MAX_SEED to MAX_SEED), got one of 301 bits
+    """
+    if type(seed) is not int:
+        raise RulesError(f"a seed is a whole number, got {seed!r:.40}")
+    if abs(seed) > MAX_SEED:
+        raise RulesError(
+            f"a seed is a whole number of at most 256 bits (-MAX_SEED to MAX_SEED), got one of {seed.bit_length()} bits"
+        )
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
@@ -105,6 +140,9 @@ class Rules:
             if type(getattr(self, flag)) is not bool:
                 raise RulesError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
         _check_int("hand_size", self.hand_size, 1)
+        if self.deal == "cross" and self.hand_size == 1:
+            # DEAL-B2: the starter places the center from their hand, which must not leave it empty.
+            raise RulesError("the cross deal needs hand_size 2 or more: the starter places the center from their hand")
         # OPEN-1: the center's value is carried by max_pip other tiles, so no more arms than that.
         _check_int("center_arms", self.center_arms, 1, min(_MAX_ARMS, self.max_pip))
         _check_int("reserve", self.reserve, 0)
@@ -210,8 +248,8 @@ class Rules:
 
     def check_players(self, players: int) -> None:
         """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1)."""
-        if type(players) is not int or players < 2:
-            raise RulesError(f"a game needs 2 or more players, got {players!r}")
+        if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
+            raise RulesError(f"a game needs 2 or more players, at most {MAX_PLAYERS}; got {players!r:.40}")
         hand = self.hand_size_for(players)
         reserve = self.reserve_for(players)
         arms = self.arms_for(players)
