@@ -92,7 +92,7 @@ def parse_move(text: str) -> Move:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text like '9-5@3', 'draw' or 'pass', got {text!r}")
-    if not text.isascii():  # "９-５" and Unicode spaces are not the notation
+    if not text.isascii():  # fullwidth or Arabic-Indic digits and Unicode spaces are not the notation
         raise InvalidMoveError(f"{text!r:.40} is not a move: the notation is ASCII, like '9-5@3', 'draw' or 'pass'")
     cleaned = text.strip(string.whitespace).lower()
     if cleaned == "draw":
