@@ -187,6 +187,14 @@ def build_board(rules: Rules, players: int, nodes: list[tuple[Tile, int | None]]
     """Rebuilds a board by placing ``nodes`` in order, rejecting any that does not fit (PLAY-1, FOOT-2)."""
     if not nodes or nodes[0][1] is not None:
         raise InvalidRecordError("the board must start with its center, which has no parent")
+    # Refuse impossible boards before building anything: every tile at most once (SET-1).
+    if len(nodes) > rules.set_size:
+        raise InvalidRecordError(f"the board has {len(nodes)} tiles; double-{rules.max_pip} has {rules.set_size}")
+    seen: set[Tile] = set()
+    for number, (tile, _) in enumerate(nodes):
+        if tile in seen:
+            raise InvalidRecordError(f"board node {number}: {tile} is already on the board; each tile is in one place")
+        seen.add(tile)
     center = nodes[0][0]
     if not center.is_double:
         raise InvalidRecordError(f"the center {center} is not a double")

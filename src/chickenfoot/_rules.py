@@ -26,6 +26,8 @@ __all__ = [
     "MAX_PLAYERS",
     "MAX_SEED",
     "check_seed",
+    "max_game_moves",
+    "max_round_moves",
 ]
 
 DealStyle: TypeAlias = Literal["trains", "cross"]
@@ -283,3 +285,18 @@ class Rules:
                 f"the center takes {arms} arms but only {self.max_pip} other tiles carry its value on "
                 f"double-{self.max_pip}: use a larger set or {fix}"
             )
+
+
+def max_round_moves(rules: Rules, players: int) -> int:
+    """Bounds the moves in one round: no round under ``rules`` with ``players`` has more.
+
+    At most ``S - 1`` plays and ``S`` draws from a set of ``S`` tiles, a pass after each draw, and
+    at most ``players - 1`` passes in a row without a draw between plays (END-2 ends the round
+    before a full circle of passes).
+    """
+    return (players + 2) * rules.set_size
+
+
+def max_game_moves(rules: Rules, players: int) -> int:
+    """Bounds the moves in one game: every round at :func:`max_round_moves` (ROUND-1)."""
+    return rules.rounds * max_round_moves(rules, players)

@@ -45,7 +45,7 @@ from . import actions
 from ._chance import ChanceGame
 from ._errors import IllegalMoveError, InvalidMoveError
 from ._moves import Draw, Pass, Play
-from ._rules import Rules
+from ._rules import Rules, max_round_moves
 from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_observation
 from .render import render_text
@@ -91,16 +91,6 @@ def rules_for(params: dict[str, Any]) -> Rules:
     raise ValueError(f"preset must be 'trains' or 'cross', got {preset!r}")
 
 
-def _round_bound(rules: Rules, players: int) -> int:
-    """Bounds the decisions in one round.
-
-    At most ``S - 1`` plays and ``S`` draws, a pass after each draw, and at most ``players - 1``
-    passes in a row without a draw between plays (END-2 ends the round before a full circle).
-    """
-    tiles = rules.set_size
-    return (players + 2) * tiles  # (S - 1) + S + S + (players - 1) * S, rounded up
-
-
 class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
     """The game; build it with ``pyspiel.load_game("python_chickenfoot", {...})``."""
 
@@ -127,7 +117,7 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=rounds * _round_bound(rules, players),
+            max_game_length=rounds * max_round_moves(rules, players),
         )
         super().__init__(_GAME_TYPE, info, params)
         self.rules = rules
