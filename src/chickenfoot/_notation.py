@@ -46,8 +46,9 @@ import attrs
 from ._board import Board
 from ._engine import ends_blocked
 from ._errors import InvalidRecordError, RulesError
+from ._moves import DRAW, Draw, Pass, Play
 from ._rules import Rules
-from ._state import GameState, History, RoundState
+from ._state import GameState, History, RoundState, _unroll
 from ._tiles import Tile, full_set
 
 __all__ = ["parse_position", "position", "rules_text", "parse_rules_text"]
@@ -264,6 +265,12 @@ def checked_round(
         empty = next((seat for seat, hand in enumerate(hands) if not hand), None)
         if empty is not None:
             raise InvalidRecordError(f"player {empty} holds no tiles, so the round is over (END-1): mark it out{empty}")
+    _check_counts(rules, hands, yard, board, reserve, went_out, log)
+    if log is not None and not is_over:
+        (player, move), _ = log
+        expected = player if type(move) is Draw else (player + 1) % players  # TURN-1
+        if current != expected:
+            raise InvalidRecordError(f"the history's last move hands the turn to player {expected}, not {current}")
     state = RoundState(
         rules=rules,
         hands=hands,
@@ -278,7 +285,78 @@ def checked_round(
     )
     if is_over and went_out is None and not ends_blocked(state):
         raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
+    if not is_over and ends_blocked(state):
+        raise InvalidRecordError("the round is marked in play, but nobody can play or draw: mark it blocked (END-2)")
+    if went_out is not None and current != went_out:
+        raise InvalidRecordError(f"player {went_out} went out, so the player to move must be {went_out}, got {current}")
     return state
+
+
+def _check_counts(
+    rules: Rules,
+    hands: tuple[tuple[Tile, ...], ...],
+    yard: tuple[Tile, ...],
+    board: Board,
+    reserve: int,
+    went_out: int | None,
+    log: History,
+) -> None:
+    """Checks the sizes a deal and some history can produce (DEAL-*, YARD-1), and a history against the board."""
+    players = len(hands)
+    if reserve != rules.reserve_for(players):
+        raise InvalidRecordError(
+            f"the reserve is {reserve}, but these rules keep {rules.reserve_for(players)} (YARD-1)"
+        )
+    dealt = rules.hand_size_for(players)
+    # The yard as dealt; a cross deal may then lose tiles to setup draws (DEAL-B2), a trains deal
+    # sets the center aside first (DEAL-A2), and play only ever draws the yard down.
+    dealt_yard = rules.set_size - players * dealt - (1 if rules.deal == "trains" else 0)
+    drawn = dealt_yard - len(yard)
+    if drawn < 0:
+        raise InvalidRecordError(f"the yard has {len(yard)} tiles, more than the {dealt_yard} these rules deal")
+    if rules.deal == "trains" and len(yard) < reserve:
+        raise InvalidRecordError(f"the yard has {len(yard)} tiles, fewer than the reserve of {reserve} (YARD-1)")
+    gained = sum(max(0, len(hand) - dealt) for hand in hands)
+    if gained > drawn:
+        raise InvalidRecordError(
+            f"hands of {[len(hand) for hand in hands]} tiles need {gained} or more draws beyond a deal of {dealt} "
+            f"each, but only {drawn} tiles have left the yard"
+        )
+    empty = [seat for seat, hand in enumerate(hands) if not hand]
+    if empty and empty != [went_out]:
+        raise InvalidRecordError(f"player {empty[-1]} holds no tiles: only the player who went out can (END-1)")
+    if log is not None:
+        _check_history(rules, hands, yard, board, reserve, log)
+
+
+def _check_history(
+    rules: Rules, hands: tuple[tuple[Tile, ...], ...], yard: tuple[Tile, ...], board: Board, reserve: int, log: History
+) -> None:
+    """Checks a round's whole history: its plays built the board; each draw and pass was allowed (DRAW-*)."""
+    turns = _unroll(log)
+    players = len(hands)
+    plays = [(move.tile, move.onto) for _, move in turns if type(move) is Play]
+    if plays != [(node.tile, node.parent) for node in board.nodes[1:]]:
+        raise InvalidRecordError("the history's plays are not the board's tiles in placement order")
+    left = len(yard) + sum(type(move) is Draw for _, move in turns)  # the yard when play began
+    previous: tuple[int, object] | None = None
+    for number, (player, move) in enumerate(turns, start=1):
+        if previous is not None:
+            last_player, last_move = previous
+            expected = last_player if type(last_move) is Draw else (last_player + 1) % players  # TURN-1
+            if player != expected:
+                raise InvalidRecordError(
+                    f"history entry {number}: player {player} moved, but it was player {expected}'s turn"
+                )
+        if type(move) is Draw:
+            if left <= reserve:
+                raise InvalidRecordError(
+                    f"history entry {number}: player {player} drew from a yard at its reserve (DRAW-1)"
+                )
+            left -= 1
+        elif type(move) is Pass and left > reserve and not (previous and previous == (player, DRAW)):
+            raise InvalidRecordError(f"history entry {number}: player {player} passed while a draw was owed (DRAW-4)")
+        previous = (player, move)
 
 
 def parse_position(text: str) -> RoundState:
