@@ -23,6 +23,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from importlib import resources
 from typing import Any, TypeVar, overload
@@ -47,6 +48,18 @@ MAX_DOCUMENT = 16 * 2**20
 """The longest JSON text :func:`from_json` reads; the longest game any rules allow is well under it."""
 
 T = TypeVar("T")
+
+_MOVE_TEXT = re.compile(r"((1[0-8]|0?[0-9])-(1[0-8]|0?[0-9])@[0-9]{1,6}|draw|pass)")  # as record.schema.json
+
+
+def _integral_float(text: str) -> float | int:
+    # JSON has one number type: 2.0 is the number 2, as JSON Schema's "integer" reads it too.
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 @attrs.frozen
@@ -239,8 +252,11 @@ class _Reader:
         return tile
 
     def move(self) -> Move:
+        text = self.string()
+        if not _MOVE_TEXT.fullmatch(text):  # the schema's pattern: exact notation, no spaces or capitals
+            raise self.fail(f"{text!r:.40} is not a move: write 'HIGH-LOW@NODE' (like '9-5@3'), 'draw' or 'pass'")
         try:
-            return parse_move(self.string())
+            return parse_move(text)
         except InvalidMoveError as error:
             raise self.fail(str(error)) from None
 
@@ -388,7 +404,10 @@ def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
     if len(listed) > bound:
         raise fields["moves"].fail(f"a game under these rules has at most {bound:,} moves, got {len(listed):,}")
     record = GameRecord(rules, players, seed, tuple(move.move() for move in listed), version)
-    replay(record)  # a record is read only if its moves are legal: InvalidRecordError names the first that is not
+    try:
+        replay(record)  # a record is read only if its moves are legal in turn
+    except InvalidRecordError as error:
+        raise fields["moves"].fail(str(error)) from None
     return record
 
 
@@ -434,7 +453,7 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     if len(text) > MAX_DOCUMENT:
         raise InvalidRecordError(f"a document is at most {MAX_DOCUMENT:,} characters, got {len(text):,}")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=_integral_float, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
         raise InvalidRecordError(f"not JSON: {error}") from None
     if type(data) is not dict:
