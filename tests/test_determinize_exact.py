@@ -25,7 +25,9 @@ from chickenfoot._deal import find_center
 stats = pytest.importorskip("scipy.stats")
 
 SAMPLES = 1200
-POSITIONS = 3 if os.environ.get("HYPOTHESIS_PROFILE") == "heavy" else 1  # per case; more by hand
+# Positions per case. The weighted placement alone fails 2 of the first 11 trains positions (p ~ 1e-11).
+POSITIONS = 30 if os.environ.get("HYPOTHESIS_PROFILE") == "heavy" else 11
+OTHER_POSITIONS = 30 if os.environ.get("HYPOTHESIS_PROFILE") == "heavy" else 2  # the cross cases, slower to find
 MAX_PASTS = 20_000  # positions whose pasts are listed in a few seconds
 
 
@@ -198,6 +200,6 @@ def test_determinize_matches_exact_enumeration(name: str, rules: cf.Rules) -> No
         p = stats.chisquare(observed, expected).pvalue
         assert p > 1e-4, f"{name}, seed {seed}: p = {p:.2g} over {len(expected)} bins"
         checked += 1
-        if checked == POSITIONS:
-            return
-    pytest.fail(f"{name}: found {checked} small positions with an opponent's draw")
+        if checked == (POSITIONS if rules.deal == "trains" else OTHER_POSITIONS):
+            break
+    assert checked, f"{name}: no small position with an opponent's draws"
