@@ -31,11 +31,12 @@ extensions = [
     "sphinx.ext.intersphinx",
     "sphinx.ext.viewcode",
     "chickenfoot_docs",
+    "playground",  # bundles the browser playground into <html>/playground/ (needs `npm ci`)
 ]
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_generated/rules_table.md", "_generated/inventories"]
+exclude_patterns = ["_build", "_generated/rules_table.md", "_generated/inventories", "_playground"]
 templates_path: list[str] = []
 html_static_path = ["_static"]
 html_theme = "furo"
@@ -79,11 +80,15 @@ intersphinx_mapping = {
 chickenfoot_placed_pages = [
     "quickstart",
     "rules",
+    "architecture",
+    "decisions",
     "variants",
     "writing-a-bot",
     "bots",
     "records",
     "cli",
+    "playground",
+    "embedding",
     "interop",
     "openspiel",
     "pettingzoo",

@@ -196,18 +196,24 @@ def _finished_game(seed: int = 4) -> cf.GameState:
 
 def test_replay_steps_by_round_and_by_move(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     game = _finished_game()
-    path = save_record(game, tmp_path / "game.json")
-    assert load_record(path)[-1] == game
+    path = save_record(game, tmp_path / "game.json", names=["Ada", "greedy", "search:100"], event="test")
+    record, states = load_record(path)
+    assert states[-1] == game
+    assert record.names == ("Ada", "greedy", "search:100")
     code, out, _ = run(capsys, "replay", str(path))
     assert code == 0
     assert out.count("Round ") >= 7
+    assert "players: P0 Ada, P1 greedy, P2 search:100" in out  # as written: no markup, no emoji
+    if game.results[0].went_out is not None:
+        seat = game.results[0].went_out
+        assert f"P{seat} {record.names[seat]} went out" in out
     code, out, _ = run(capsys, "replay", str(path), "--by", "move")
     assert code == 0
     assert f"{len(game.moves)}. round 7" in out
 
 
 def test_replay_refuses_bad_records_cleanly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    path = save_record(_finished_game(), tmp_path / "game.json")
+    path = save_record(_finished_game(), tmp_path / "game.json", names=["a", "b", "c"], event="test")
     record = json.loads(path.read_text())
     record["moves"][3] = "6-6@0"
     path.write_text(json.dumps(record))
@@ -245,7 +251,7 @@ def test_tournament_output_does_not_depend_on_workers(capsys: pytest.CaptureFixt
 def test_replay_pauses_between_steps_and_stops_on_q(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = save_record(_finished_game(), tmp_path / "game.json")
+    path = save_record(_finished_game(), tmp_path / "game.json", names=["a", "b", "c"], event="test")
     monkeypatch.setattr(sys, "stdin", io.StringIO("\nq\n"))  # one step on, then stop
     code, out, _ = run(capsys, "replay", str(path), "--pause")
     assert code == 0

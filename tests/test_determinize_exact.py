@@ -107,7 +107,7 @@ def _exact_odds(view: cf.PlayerView) -> Counter[frozenset[cf.Tile]]:
                     placer = (first - 1) % 2
                     dealt = [list(hands[0]), list(hands[1])]
                     dealt[placer].append(center)
-                    if find_center(rules, dealt, double) != (placer, center):
+                    if find_center(rules, dealt, double) != (center, placer):
                         continue
                 by_time = {
                     **dict(zip(draws_other, drawn_other, strict=True)),

@@ -185,7 +185,7 @@ def test_serialization_round_trips() -> None:
 
 
 def test_bad_parameters_are_refused_clearly() -> None:
-    with pytest.raises(Exception, match="preset must be"):
+    with pytest.raises(Exception, match="unknown preset"):
         load(preset="mexican")
     with pytest.raises(Exception, match="rounds must be"):
         load(rounds=11)

@@ -84,7 +84,7 @@ def test_illegal_action_is_refused_and_changes_nothing() -> None:
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(ValueError, match="preset must be"):
+    with pytest.raises(ValueError, match="unknown preset"):
         env(preset="mexican")
     with pytest.raises(ValueError, match="reward must be"):
         env(reward="money")

@@ -6,6 +6,8 @@ import json
 import random
 from typing import Any
 
+import attrs
+import jsonschema
 import pytest
 from hypothesis import given, strategies as st
 
@@ -55,18 +57,78 @@ def test_an_illegal_record_names_the_move_and_the_reason() -> None:
 
 
 def test_a_record_of_another_version_is_refused() -> None:
-    record = cf.GameRecord(cf.Rules.trains(), 2, 0, (), version=2)
-    with pytest.raises(cf.InvalidRecordError, match="version 1"):
+    record = cf.GameRecord(cf.Rules.trains(), 2, 0, (), version=3)
+    with pytest.raises(cf.InvalidRecordError, match="version 1 and 2 records, got 3"):
         cf.replay(record)
-    with pytest.raises(cf.InvalidRecordError, match=r"\$\.version: .*got 2"):
+    with pytest.raises(cf.InvalidRecordError, match=r"\$\.version: .*versions 1 and 2, got 3"):
         cf.from_json(cf.to_json(record))
+
+
+def test_a_version_1_record_still_reads_and_replays() -> None:
+    game = cf.new_game(cf.Rules.trains(), 2, seed=4)
+    for _ in range(3):
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    moves = [str(move) for move in game.moves]
+    text = json.dumps(
+        {"type": "record", "version": 1, "rules": attrs.asdict(game.rules), "players": 2, "seed": 4, "moves": moves}
+    )
+    record = cf.from_json(text, cf.GameRecord)
+    assert (record.version, record.names, record.result) == (1, (), None)
+    assert cf.replay(record)[-1] == game
+    headed = json.loads(text) | {"names": ["a", "b"]}
+    with pytest.raises(cf.InvalidRecordError, match=r"unknown field\(s\) names"):
+        cf.from_json(json.dumps(headed))  # headers came with version 2
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(headed, cf.record_schema())
+
+
+def test_a_record_names_its_players_like_pgn_headers() -> None:
+    game = cf.new_game(cf.Rules.cross(), 3, seed=2)
+    while not game.is_over:
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    record = cf.GameRecord.from_game(game, names=("Ada", "greedy", "search:100"), event="club night", date="2026-12-01")
+    data = json.loads(cf.to_json(record))
+    assert data["version"] == cf.FORMAT_VERSION == 2
+    assert data["names"] == ["Ada", "greedy", "search:100"]
+    assert (data["event"], data["date"]) == ("club night", "2026-12-01")
+    winners = " ".join(f"P{seat}" for seat in game.winners)
+    assert data["result"] == f"{winners} won; totals {' '.join(str(total) for total in game.totals)}"
+    jsonschema.validate(data, cf.record_schema())
+    again = cf.from_json(json.dumps(data), cf.GameRecord)
+    assert again == record
+    assert cf.replay(again)[-1] == game
+    unfinished = cf.GameRecord.from_game(cf.new_game(cf.Rules.cross(), 3, seed=2))
+    assert unfinished.result == "*"
+    assert "names" not in json.loads(cf.to_json(unfinished))
+
+
+@pytest.mark.parametrize(
+    ("headers", "message"),
+    [
+        ({"names": ("a",)}, "names every seat or none: 1 names for 2 players"),
+        ({"names": ("a", "")}, "names must be text"),
+        ({"names": ["a", "b"]}, "names must be a tuple of str"),
+        ({"date": "1 Dec 2026"}, "date is written YYYY-MM-DD"),
+        ({"event": 7}, "event must be text"),
+        ({"names": ("a", "b"), "version": 1}, "version 1 records carry no headers"),
+    ],
+)
+def test_bad_headers_are_refused(headers: dict[str, object], message: str) -> None:
+    with pytest.raises(cf.InvalidRecordError, match=message):
+        cf.GameRecord(cf.Rules.trains(), 2, 0, (), **headers)  # type: ignore[arg-type]
+
+
+def test_a_result_that_is_not_how_the_moves_end_is_refused() -> None:
+    record = cf.GameRecord(cf.Rules.trains(), 2, 0, (), result="P0 won; totals 0 9")
+    with pytest.raises(cf.InvalidRecordError, match="is not how its moves end: \\*"):
+        cf.replay(record)
 
 
 def test_documents_look_as_documented() -> None:
     game = cf.new_game(cf.Rules.trains(), 2, seed=0)
     game = cf.apply(game, cf.legal_moves(game)[0])
     data = json.loads(cf.to_json(game))
-    assert (data["type"], data["version"], data["players"], data["seed"]) == ("game", 1, 2, 0)
+    assert (data["type"], data["version"], data["players"], data["seed"]) == ("game", 2, 2, 0)
     move = game.round.history[0][1]
     assert isinstance(move, cf.Play)
     assert data["round"]["board"] == [{"tile": "9-9", "parent": None}, {"tile": str(move.tile), "parent": 0}]

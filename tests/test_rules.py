@@ -59,15 +59,23 @@ def test_deal_1_too_many_tiles_names_the_fix() -> None:
     with pytest.raises(RulesError) as caught:
         cf.new_game(Rules.cross(), players=8, seed=0)
     assert str(caught.value) == (
-        "8 players with 7 tiles each need 57 tiles; double-9 has 55: use a double-12 set or fewer tiles each"
+        "8 players with 7 tiles each need 57 tiles (56 in hands, 1 for the center double); "
+        "double-9 has 55: use a double-12 set or fewer tiles each"
     )
     cf.new_game(Rules.cross(max_pip=12), players=8, seed=0)  # the suggested fix deals
 
 
 @pytest.mark.rule("DEAL-1")
-@pytest.mark.parametrize("players", [1, 0, -3, 2.5, "4"])
-def test_deal_1_fewer_than_two_players_is_refused(players: object) -> None:
+@pytest.mark.parametrize("players", [1, 0, -3])
+def test_deal_1_fewer_than_two_players_is_refused(players: int) -> None:
     with pytest.raises(RulesError, match="2 or more players"):
+        cf.new_game(Rules.trains(), players=players, seed=0)
+
+
+@pytest.mark.rule("DEAL-1")
+@pytest.mark.parametrize(("players", "kind"), [(2.5, "float"), ("4", "str"), (True, "bool"), (None, "NoneType")])
+def test_deal_1_a_player_count_that_is_not_an_int_says_so(players: object, kind: str) -> None:
+    with pytest.raises(RulesError, match=rf"^players must be an int, 2 or more; got .* \({kind}\)$"):
         cf.new_game(Rules.trains(), players=players, seed=0)  # type: ignore[arg-type]
 
 

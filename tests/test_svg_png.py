@@ -29,7 +29,7 @@ def test_a_pending_foot_renders_with_its_outline() -> None:
         board = board.place(cf.Tile(*tile), onto)
     svg = cf.svg.render_svg(board, title="pending foot")
     size, colors = _colors(svg)
-    assert min(size) > 100
+    assert min(size) > 3 * 24  # wider than a tile across, with margins
     assert (0x2F, 0x6B, 0x3A) in colors  # the felt
     assert (0xFB, 0xF7, 0xEA) in colors  # tile faces
     assert (0xE8, 0x59, 0x0C) in colors  # the pending outline

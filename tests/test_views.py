@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 
@@ -42,6 +43,7 @@ def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: ra
     view = cf.observe(game, viewer)
     assert view == cf.observe(other, viewer)
     assert repr(view) == repr(cf.observe(other, viewer))
+    assert cf.to_json(view) == cf.to_json(cf.observe(other, viewer))  # what a web client gets
 
 
 @given(games(max_steps=60), st.integers(0, 3))
@@ -57,6 +59,33 @@ def test_view_shows_own_hand_and_public_facts(game: cf.GameState, seat: int) -> 
     assert view.legal_moves == (cf.legal_moves(game) if game.current_player == viewer else ())
     assert view.round_scores == tuple(result.scores for result in game.results)
     assert len(view.unseen) == sum(map(len, state.hands)) - len(state.hands[viewer]) + len(state.yard)
+
+
+@given(games(max_steps=60), st.integers(0, 3))
+def test_view_json_holds_the_view_in_notation(game: cf.GameState, seat: int) -> None:
+    viewer = seat % game.players
+    view = cf.observe(game, viewer)
+    data = json.loads(cf.to_json(view))
+    assert (data["type"], data["player"], data["current_player"]) == ("view", viewer, view.current_player)
+    assert [cf.Tile.parse(text) for text in data["hand"]] == list(view.hand)
+    assert [cf.parse_move(text) for text in data["legal_moves"]] == list(view.legal_moves)
+    assert data["hand_sizes"] == list(map(len, game.round.hands))
+    assert [(node["tile"], node["parent"]) for node in data["board"]] == [
+        (str(node.tile), node.parent) for node in game.round.board.nodes
+    ]
+    # "ends": every node with room for one more tile, and the value it offers.
+    board = game.round.board
+    arms = game.rules.arms_for(game.players)
+    children = Counter(node.parent for node in board.nodes)
+    room = [
+        [index, node.exposed]
+        for index, node in enumerate(board.nodes)
+        if children[index] < (arms if index == 0 else 3 if node.tile.is_double else 1)
+    ]
+    assert data["ends"] == room
+    for move in view.legal_moves:
+        if isinstance(move, cf.Play):
+            assert move.onto in [index for index, _ in data["ends"]]
 
 
 def test_view_of_another_players_draw_hides_the_tile() -> None:

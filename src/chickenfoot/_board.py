@@ -176,12 +176,6 @@ class Board:
             return onto == self.pending and self.node(onto).exposed == value
         return onto in self.ends_by_value[value]
 
-    def capacity(self, index: NodeIndex, arms: int) -> int:
-        """Gets how many tiles node ``index`` takes in all: center ``arms``, doubles 3, others 1."""
-        if index == 0:
-            return arms
-        return FOOT_TOES if self.node(index).tile.is_double else 1
-
     def children(self, index: NodeIndex) -> tuple[NodeIndex, ...]:
         """Gets the nodes attached to node ``index``, in the order they were placed (scans)."""
         return tuple(i for i, node in enumerate(self.nodes) if node.parent == index)
@@ -250,6 +244,18 @@ class Board:
         built.__class__ = Board
         board: Board = built
         return board
+
+    def __str__(self) -> str:
+        """Writes the layout as a tree (see :func:`chickenfoot.render.render_text`)."""
+        from .render import render_text  # late: render imports this module
+
+        return render_text(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
 
 
 _NODES: dict[int, Node] = {}

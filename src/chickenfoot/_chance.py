@@ -27,13 +27,13 @@ import random
 import attrs
 
 from ._board import Board
-from ._deal import find_center
+from ._deal import find_center, open_round, setup_seat, starter_seat
 from ._determinize import determinize
 from ._engine import apply, legal_moves
-from ._errors import IllegalMoveError, InvalidRecordError
+from ._errors import IllegalMoveError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
-from ._scoring import round_scores, winners
+from ._scoring import close_round, winners
 from ._state import GameState, PlayerIndex, RoundResult, RoundState
 from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
@@ -133,7 +133,7 @@ class ChanceGame:
             size = self.rules.set_size
             counts = [0] * self.players
             for position in range(size):  # DEAL-A1: whoever takes the double's position
-                counts[(self.round_index + position) % self.players] += 1
+                counts[starter_seat(self.round_index, position, self.players)] += 1
             return [(seat, count / size) for seat, count in enumerate(counts) if count]
         tiles = self.round.yard if self.round is not None else self.pool
         indexes = sorted(tile.index for tile in tiles)
@@ -166,14 +166,11 @@ class ChanceGame:
         """
         offered = [choice for choice, _ in self.chance_outcomes()]
         if type(outcome) is not int or outcome not in offered:
-            what = (
-                "a starter seat"
-                if self.round is None and self.rules.deal == "trains" and self.starter is None
-                else "a tile index"
-            )
+            starter = self.round is None and self.rules.deal == "trains" and self.starter is None
+            what = "a starter seat" if starter else "a tile index"
+            more = " ..." if len(offered) > 8 else ""
             raise IllegalMoveError(
-                f"chance outcome {outcome!r:.40} is not offered: the next chance event is {what}, "
-                f"one of {offered[:8]}{' ...' if len(offered) > 8 else ''}"
+                f"chance outcome {outcome!r:.40} is not offered: the next event is {what}, one of {offered[:8]}{more}"
             )
         if self.round is None:
             self._deal_step(outcome)
@@ -219,26 +216,16 @@ class ChanceGame:
             assert self.starter is not None
             self._open(self.double, first=self.starter)  # DEAL-A4
             return
-        found = find_center(rules, self.hands, self.double)
-        if found is None:
-            self.setup_seat = self.round_index % players  # DEAL-B2
+        center, holder = find_center(rules, self.hands, self.double)
+        if holder is None:
+            self.setup_seat = setup_seat(self.round_index, players)  # DEAL-B2
             return
-        holder, center = found
         self.hands[holder].remove(center)
         self.events.append((None, f"p{holder} center {center}"))
         self._open(center, first=(holder + 1) % players)  # DEAL-B3
 
     def _open(self, center: Tile, first: PlayerIndex) -> None:
-        rules, players = self.rules, self.players
-        pool = sorted(self.pool)
-        self.round = RoundState(
-            rules=rules,
-            hands=tuple(tuple(hand) for hand in self.hands),
-            yard=tuple(pool),
-            board=Board.start(center, rules.arms_for(players)),
-            current_player=first,
-            reserve=rules.reserve_for(players),
-        )
+        self.round = open_round(self.rules, self.hands, sorted(self.pool), center, first)
         self.hands, self.pool, self.setup_seat = [], [], None
 
     # -- players ------------------------------------------------------------------------------
@@ -269,10 +256,10 @@ class ChanceGame:
         if not state.is_over:
             return
         # SCORE-1, GAME-1: score the round, then deal the next one unless the game is over.
-        scores = round_scores(state)
-        self.results.append(RoundResult(double=state.double, scores=scores, went_out=state.went_out, final=state))
-        self.totals = [total + score for total, score in zip(self.totals, scores, strict=True)]
-        self.events.append((None, f"scores {' '.join(map(str, scores))}"))
+        result, totals = close_round(self.totals, state)
+        self.results.append(result)
+        self.totals = list(totals)
+        self.events.append((None, f"scores {' '.join(map(str, result.scores))}"))
         if not self.is_over:
             self.round_index += 1
             self._begin_round()
@@ -353,29 +340,5 @@ class ChanceGame:
                     hand[:] = [unseen.pop() for _ in hand]
             copy.pool = sorted(unseen)
             return copy
-        game = self.game_state()
-        try:
-            # Issue 3's sampler honours what the public history proves about each hand.
-            copy.round = determinize(observe(game, player), rng).round
-        except InvalidRecordError:  # pragma: no cover - it proves every view we make; stay safe anyway
-            copy.round = _shuffle_unseen(game, player, rng).round
+        copy.round = determinize(observe(self.game_state(), player), rng).round
         return copy
-
-
-def _shuffle_unseen(game: GameState, player: PlayerIndex, rng: random.Random) -> GameState:
-    """Deals the tiles ``player`` cannot see (others' hands, the yard) again, keeping all sizes."""
-    state = game.round
-    hidden = [tile for seat, hand in enumerate(state.hands) if seat != player for tile in hand]
-    unseen = hidden + list(state.yard)
-    rng.shuffle(unseen)
-    hands = []
-    drawn = state.drawn
-    for seat, hand in enumerate(state.hands):
-        if seat == player:
-            hands.append(hand)
-            continue
-        new = tuple(unseen.pop() for _ in hand)
-        if drawn is not None and seat == state.current_player:
-            drawn = new[-1]  # the engine appends a drawn tile to the hand
-        hands.append(new)
-    return attrs.evolve(game, round=attrs.evolve(state, hands=tuple(hands), yard=tuple(unseen), drawn=drawn))

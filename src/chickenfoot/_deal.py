@@ -10,7 +10,7 @@ from ._rules import Rules, check_seed
 from ._state import PlayerIndex, RoundState
 from ._tiles import Tile, full_set
 
-__all__ = ["deal_round", "find_center", "round_rng"]
+__all__ = ["deal_round", "find_center", "open_round", "round_rng", "setup_seat", "starter_seat"]
 
 
 def round_rng(seed: int, round_index: int) -> random.Random:
@@ -66,13 +66,14 @@ def _split(tiles: list[Tile], players: int, size: int) -> tuple[list[list[Tile]]
     return hands, tiles[players * size :]
 
 
-def _state(
+def open_round(
     rules: Rules,
     hands: list[list[Tile]],
     yard: list[Tile],
     center: Tile,
     first: PlayerIndex,
 ) -> RoundState:
+    """Lays ``center`` as node 0 and hands the first turn to ``first``: the round is ready to play (OPEN-1)."""
     players = len(hands)
     return RoundState(
         rules=rules,
@@ -84,22 +85,14 @@ def _state(
     )
 
 
-def _deal_trains(rules: Rules, players: int, round_index: int, double: Tile, rng: random.Random) -> RoundState:
-    # DEAL-A1: players take one shuffled tile each in turn from seat r mod n; whoever takes
-    # the round's double is the starter. Only the double's position matters.
-    tiles = list(full_set(rules.max_pip))
-    _shuffle(rng, tiles)
-    # Tiles are interned; comparing their indexes skips Tile's slow Python-level == (it defines __lt__).
-    starter = (round_index + [tile.index for tile in tiles].index(double.index)) % players
-    # DEAL-A2: the double is the center; the rest are shuffled again and dealt (DEAL-A3).
-    rest = [tile for tile in full_set(rules.max_pip) if tile is not double]
-    _shuffle(rng, rest)
-    hands, yard = _split(rest, players, rules.hand_size_for(players))
-    return _state(rules, hands, yard, double, first=starter)  # DEAL-A4
+def starter_seat(round_index: int, position: int, players: int) -> PlayerIndex:
+    """Gets the *trains* starter: players take shuffled tiles in turn from seat ``round_index mod players``,
+    so the one who takes the double at ``position`` starts (DEAL-A1)."""
+    return (round_index + position) % players
 
 
-def find_center(rules: Rules, hands: list[list[Tile]], double: Tile) -> tuple[PlayerIndex, Tile] | None:
-    """Finds who places the *cross* center and which double it is, or ``None`` when the players draw for it.
+def find_center(rules: Rules, hands: list[list[Tile]], double: Tile) -> tuple[Tile, PlayerIndex | None]:
+    """Finds the *cross* center and who places it; ``None`` for the placer when players must draw for it.
 
     DEAL-B2: whoever holds the round's double. With ``center_fallback="highest_double"`` and nobody
     holding it, the next-highest double held: the highest double anyone holds that is *lower* than
@@ -107,32 +100,48 @@ def find_center(rules: Rules, hands: list[list[Tile]], double: Tile) -> tuple[Pl
     either means drawing for the round's double, as in DEAL-B2.
     """
     holder = next((seat for seat, hand in enumerate(hands) if any(tile is double for tile in hand)), None)
-    if holder is not None:
-        return holder, double
-    if rules.center_fallback == "highest_double":
-        held = [(tile.high, seat) for seat, hand in enumerate(hands) for tile in hand if tile.is_double]
-        lower = [(value, seat) for value, seat in held if value < double.high]
+    if holder is None and rules.center_fallback == "highest_double":
+        lower = [(tile.high, seat) for seat, hand in enumerate(hands) for tile in hand if tile.is_double]
+        lower = [(value, seat) for value, seat in lower if value < double.high]
         if lower:
-            value, seat = max(lower)
-            return seat, Tile(value, value)
-    return None
+            value, holder = max(lower)
+            return Tile(value, value), holder
+    return double, holder
+
+
+def setup_seat(round_index: int, players: int) -> PlayerIndex:
+    """Gets the seat that draws first when nobody holds the center: ``round_index mod players`` (DEAL-B2)."""
+    return round_index % players
+
+
+def _deal_trains(rules: Rules, players: int, round_index: int, double: Tile, rng: random.Random) -> RoundState:
+    # DEAL-A1: players take one shuffled tile each in turn from seat r mod n; whoever takes
+    # the round's double is the starter. Only the double's position matters.
+    tiles = list(full_set(rules.max_pip))
+    _shuffle(rng, tiles)
+    # Tiles are interned; comparing their indexes skips Tile's slow Python-level == (it defines __lt__).
+    starter = starter_seat(round_index, [tile.index for tile in tiles].index(double.index), players)
+    # DEAL-A2: the double is the center; the rest are shuffled again and dealt (DEAL-A3).
+    rest = [tile for tile in full_set(rules.max_pip) if tile is not double]
+    _shuffle(rng, rest)
+    hands, yard = _split(rest, players, rules.hand_size_for(players))
+    return open_round(rules, hands, yard, double, first=starter)  # DEAL-A4
 
 
 def _deal_cross(rules: Rules, players: int, round_index: int, double: Tile, rng: random.Random) -> RoundState:
     tiles = list(full_set(rules.max_pip))
     _shuffle(rng, tiles)
     hands, yard = _split(tiles, players, rules.hand_size_for(players))  # DEAL-B1
-    found = find_center(rules, hands, double)
-    if found is None:
+    center, holder = find_center(rules, hands, double)
+    if holder is None:
         # DEAL-B2: players draw in turn from seat r mod n until one draws the double. This is
         # setup, not play, so the reserve does not stop it (the double may lie anywhere).
-        seat = round_index % players
+        seat = setup_seat(round_index, players)
         while yard[0] is not double:
             hands[seat].append(yard.pop(0))
             seat = (seat + 1) % players
         yard.pop(0)
-        holder, center = seat, double
+        holder = seat
     else:
-        holder, center = found
         hands[holder].remove(center)
-    return _state(rules, hands, yard, center, first=(holder + 1) % players)  # DEAL-B3
+    return open_round(rules, hands, yard, center, first=(holder + 1) % players)  # DEAL-B3

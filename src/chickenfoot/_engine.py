@@ -13,8 +13,8 @@ from ._deal import deal_round
 from ._errors import IllegalMoveError
 from ._moves import DRAW, PASS, Draw, Move, Pass, Play
 from ._rules import Rules
-from ._scoring import round_scores, winners
-from ._state import GameState, RoundResult, RoundState, make_game, make_round, set_held, set_legal
+from ._scoring import close_round, winners
+from ._state import GameState, RoundState, make_game, make_round, set_held, set_legal
 from ._tiles import MAX_SUPPORTED_PIP, Tile, full_set
 
 __all__ = ["apply", "legal_moves", "new_game"]
@@ -162,20 +162,23 @@ def _check_play(state: RoundState, move: Play) -> None:
     player = state.current_player
     if state.drawn is not None and tile is not state.drawn:
         raise IllegalMoveError(
-            f"player {player} drew {state.drawn} this turn: only that tile may be played now (DRAW-2/DRAW-3)"
+            f"player {player} drew {state.drawn} this turn: only that tile may be played now (DRAW-2/DRAW-3)",
+            "DRAW-2" if state.rules.drawn_tile == "must_play" else "DRAW-3",
         )
     if tile not in state.hands[player]:
-        raise IllegalMoveError(f"player {player} does not hold {tile}")
+        raise IllegalMoveError(f"player {player} does not hold {tile}", "PLAY-1")
     board = state.board
     if not 0 <= onto < len(board):
-        raise IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board) - 1}")
+        raise IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board) - 1}", "PLAY-1")
     if board.pending is not None and onto != board.pending:
-        raise IllegalMoveError(_pending_reason(state))
+        raise IllegalMoveError(_pending_reason(state), "OPEN-2" if board.pending == 0 else "FOOT-2")
     offered = board.node(onto).exposed
     if not tile.mask >> offered & 1:
-        raise IllegalMoveError(f"{tile} does not match node {onto}, which offers a {offered}")
+        raise IllegalMoveError(f"{tile} does not match node {onto}, which offers a {offered}", "PLAY-1")
     if not board.accepts(offered, onto):
-        raise IllegalMoveError(f"node {onto} ({board.node(onto).tile}) takes no more tiles: play onto an open end")
+        full = board.node(onto).tile
+        rule = "OPEN-3" if onto == 0 else "FOOT-3" if full.is_double else "PLAY-2"
+        raise IllegalMoveError(f"node {onto} ({full}) takes no more tiles: play onto an open end", rule)
     raise IllegalMoveError(f"{move} is not a legal move now")  # pragma: no cover - the checks above are complete
 
 
@@ -280,19 +283,25 @@ def _refuse(state: RoundState, move: Draw | Pass, legal: tuple[Move, ...]) -> Il
     plays = [str(m) for m in legal if type(m) is Play]
     if state.drawn is not None:
         if plays and type(move) is Pass:
-            return IllegalMoveError(f"player {player} drew {state.drawn}, which must be played (DRAW-2): {plays[0]}")
-        return IllegalMoveError(f"player {player} already drew {state.drawn} this turn: play it or pass")
+            return IllegalMoveError(
+                f"player {player} drew {state.drawn}, which must be played (DRAW-2): {plays[0]}", "DRAW-2"
+            )
+        return IllegalMoveError(f"player {player} already drew {state.drawn} this turn: play it or pass", "DRAW-1")
     if plays:
         verb = "draw" if type(move) is Draw else "pass"
         return IllegalMoveError(
             f"player {player} can play ({', '.join(plays[:3])}{', ...' if len(plays) > 3 else ''}) "
-            f"and so may not {verb} (DRAW-4)"
+            f"and so may not {verb} (DRAW-4)",
+            "DRAW-4",
         )
     if type(move) is Pass:
-        return IllegalMoveError(f"player {player} cannot play but the yard has tiles to draw: draw first (DRAW-4)")
+        return IllegalMoveError(
+            f"player {player} cannot play but the yard has tiles to draw: draw first (DRAW-4)", "DRAW-4"
+        )
     return IllegalMoveError(
         f"the yard is down to its reserve of {state.reserve} tile{'s' * (state.reserve != 1)}: "
-        "nothing may be drawn, so pass (YARD-2)"
+        "nothing may be drawn, so pass (YARD-2)",
+        "YARD-2",
     )
 
 
@@ -338,7 +347,7 @@ def _apply_pass(state: RoundState, move: Pass) -> RoundState:
 
 def _apply_round(state: RoundState, move: Move) -> RoundState:
     if state.is_over:
-        raise IllegalMoveError("the round is over: no more moves")
+        raise IllegalMoveError("the round is over: no more moves", "END-1" if state.went_out is not None else "END-2")
     kind = type(move)
     if kind is not Play and kind is not Draw and kind is not Pass:
         raise IllegalMoveError(f"{move!r} is not a move: use Play, Draw or Pass, or parse_move('9-5@3')")
@@ -362,14 +371,13 @@ def _apply_round(state: RoundState, move: Move) -> RoundState:
 
 def _apply_game(game: GameState, move: Move) -> GameState:
     if len(game.results) == game.rules.max_pip + 1:  # GameState.is_over, inlined
-        raise IllegalMoveError("the game is over: no more moves")
+        raise IllegalMoveError("the game is over: no more moves", "ROUND-1")
     state = _apply_round(game.round, move)
     if not state.is_over:
         return make_game(game.rules, game.players, game.seed, state, game.round_index, game.totals, game.results)
     # The round ended: score it (SCORE-1), add up (GAME-1), then deal the next round (ROUND-1).
-    scores = round_scores(state)
-    results = (*game.results, RoundResult(double=state.double, scores=scores, went_out=state.went_out, final=state))
-    totals = tuple(total + score for total, score in zip(game.totals, scores, strict=True))
+    result, totals = close_round(game.totals, state)
+    results = (*game.results, result)
     rules = game.rules
     if len(results) == rules.rounds:
         return GameState(

@@ -34,13 +34,33 @@ class IllegalMoveError(ValueError):
     The message says why, e.g. ``"9-5 does not match node 3, which offers a 4"``.
     The state the move was applied to is never changed.
 
+    :attr:`rule` names the SPEC rule ID the refusal rests on, so a UI can link the reason to
+    its rule.
+
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
     >>> cf.apply(game, cf.Play(cf.Tile(9, 5), onto=0))
     Traceback (most recent call last):
     ...
     chickenfoot.IllegalMoveError: player 3 does not hold 9-5
+    >>> try:
+    ...     cf.apply(game, cf.Pass())
+    ... except cf.IllegalMoveError as error:
+    ...     print(error.rule)
+    DRAW-4
     """
+
+    rule: str | None
+    """The ID of the rule that refuses the move (``"PLAY-1"``), or ``None`` for a call that is
+    not a move at all (the wrong type)."""
+
+    def __init__(self, reason: str, rule: str | None = None) -> None:
+        super().__init__(reason)
+        self.rule = rule
+
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[str, str | None]]:
+        # Keep the rule through pickling (tournament workers send errors between processes).
+        return type(self), (str(self), self.rule)
 
 
 class InvalidRecordError(ValueError):

@@ -47,7 +47,7 @@ from ._board import Board
 from ._engine import ends_blocked
 from ._errors import InvalidRecordError, RulesError
 from ._moves import DRAW, Draw, Pass, Play
-from ._rules import Rules
+from ._rules import PRESETS, Rules
 from ._state import GameState, History, RoundState, _unroll
 from ._tiles import Tile, full_set
 
@@ -69,7 +69,7 @@ def rules_text(rules: Rules) -> str:
     >>> rules_text(Rules.trains())
     'trains'
     """
-    preset = Rules.trains() if rules.deal == "trains" else Rules.cross()
+    preset = Rules.preset(rules.deal)
     options = []
     for field in attrs.fields(Rules):
         value = getattr(rules, field.name)
@@ -105,7 +105,7 @@ def parse_rules_text(text: str) -> Rules:
     if not isinstance(text, str):
         raise InvalidRecordError(f"rules text must be a string, got {type(text).__name__}")
     preset, bracket, rest = text.partition("[")
-    if preset not in ("trains", "cross"):
+    if preset not in PRESETS:
         raise InvalidRecordError(f"rules {text!r} must start with a preset: 'trains' or 'cross'")
     options: dict[str, object] = {}
     if bracket:
@@ -119,7 +119,7 @@ def parse_rules_text(text: str) -> Rules:
                 raise InvalidRecordError(f"rules option {name} is given twice")
             options[name] = _parse_value(value)
     try:
-        return Rules.trains(**options) if preset == "trains" else Rules.cross(**options)
+        return Rules.preset(preset, **options)
     except (RulesError, TypeError) as error:
         raise InvalidRecordError(f"rules {text!r}: {error}") from None
 

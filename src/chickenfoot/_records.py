@@ -1,7 +1,7 @@
 """JSON for games, rounds, moves and game records, and replaying a record move by move.
 
 Every document is a JSON object with ``"type"`` (``"game"``, ``"round"``, ``"move"``,
-``"rules"`` or ``"record"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written
+``"rules"``, ``"record"`` or ``"view"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written
 ``"9-5"`` and moves in the move notation (``"9-5@3"``, ``"draw"``, ``"pass"``), so any language
 can read them. A board is a list of ``{"tile": "9-5", "parent": 0}`` in placement order, and
 the reader rebuilds it through :meth:`Board.start` and :meth:`Board.place`, so an illegal tree is
@@ -9,6 +9,10 @@ refused. The record's JSON Schema ships in the package (:func:`record_schema`).
 
 Readers check what they read and raise :class:`InvalidRecordError` with the path of the
 offending field (``$.round.hands[2][0]``); nothing else escapes. No pickle anywhere.
+
+A ``"view"`` document is a :class:`PlayerView` for a client (a web page, a server's API): what
+one seat may know, with its legal moves in the move notation. It is written, never read back:
+the client answers with a move, and the game itself stays on the side that holds it.
 
 >>> import chickenfoot as cf
 >>> game = cf.new_game(cf.Rules.trains(), players=3, seed=5)
@@ -22,9 +26,10 @@ True
 
 from __future__ import annotations
 
+import datetime
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any, TypeVar, overload
 
@@ -38,11 +43,15 @@ from ._rules import MAX_PLAYERS, MAX_SEED, Rules, check_seed, max_game_moves, ma
 from ._scoring import round_scores, winners as winners_of
 from ._state import GameState, History, RoundResult, RoundState
 from ._tiles import Tile
+from ._views import PlayerView
 
 __all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
 
-FORMAT_VERSION = 1
-"""The version of the JSON documents this library writes and reads."""
+FORMAT_VERSION = 2
+"""The version of the JSON documents this library writes. It reads versions 1 and 2: version 2
+added a record's headers (``names``, ``event``, ``date``, ``result``); nothing else changed."""
+
+_READS = (1, 2)  # the versions from_json reads and replay replays
 
 MAX_DOCUMENT = 16 * 2**20
 """The longest JSON text :func:`from_json` reads; the longest game any rules allow is well under it."""
@@ -60,6 +69,31 @@ def _integral_float(text: str) -> float | int:
 
 def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_header(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and (type(value) is not str or not value.strip() or len(value) > 200):
+        raise InvalidRecordError(f"a record's {attribute.name} must be text of 1 to 200 characters, got {value!r:.40}")
+
+
+def _check_date(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    _check_header(record, attribute, value)
+    if value is not None:
+        try:
+            datetime.date.fromisoformat(str(value))
+        except ValueError:
+            raise InvalidRecordError(f"a record's date is written YYYY-MM-DD, got {value!r:.40}") from None
+
+
+def _check_names(record: Any, attribute: attrs.Attribute[Any], value: object) -> None:
+    if type(value) is not tuple:
+        raise InvalidRecordError(f"a record's names must be a tuple of str, got {type(value).__name__}")
+    for name in value:
+        _check_header(record, attribute, name)
+    if value and len(value) != record.players:
+        raise InvalidRecordError(f"a record names every seat or none: {len(value)} names for {record.players} players")
+    if value and record.version < 2:
+        raise InvalidRecordError("version 1 records carry no headers: use version 2")
 
 
 @attrs.frozen
@@ -81,7 +115,17 @@ class GameRecord:
     moves: tuple[Move, ...]
     """Every move of the game, oldest first."""
     version: int = FORMAT_VERSION
-    """The record format's version."""
+    """The record format's version (1 records carry no headers)."""
+    names: tuple[str, ...] = attrs.field(default=(), validator=_check_names)
+    """Header: each seat's player, by seat: a person's name or a bot spec like ``"search:100"``;
+    empty when not known."""
+    event: str | None = attrs.field(default=None, validator=_check_header)
+    """Header: where or why the game was played, e.g. ``"chickenfoot simulate"``."""
+    date: str | None = attrs.field(default=None, validator=_check_date)
+    """Header: the day the game was played, ``YYYY-MM-DD``."""
+    result: str | None = attrs.field(default=None, validator=_check_header)
+    """Header: how the game ended, like ``"P1 won; totals 87 54"`` (``"P0 P2 won; ..."`` for a shared
+    win), or ``"*"`` while unfinished; :meth:`from_game` writes it and :func:`replay` checks it."""
 
     def __attrs_post_init__(self) -> None:
         # A record is read from outside more often than built by the engine: check its fields
@@ -102,9 +146,35 @@ class GameRecord:
             raise InvalidRecordError(f"a record's version must be a whole number, got {self.version!r:.40}")
 
     @classmethod
-    def from_game(cls, game: GameState) -> GameRecord:
-        """Records ``game``'s setup and every move played so far."""
-        return cls(rules=game.rules, players=game.players, seed=game.seed, moves=game.moves)
+    def from_game(
+        cls, game: GameState, *, names: Sequence[str] = (), event: str | None = None, date: str | None = None
+    ) -> GameRecord:
+        """Records ``game``'s setup and every move played so far, with the headers given and its result.
+
+        >>> import chickenfoot as cf
+        >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=1)
+        >>> record = cf.GameRecord.from_game(game, names=["Ada", "greedy"], date="2026-12-01")
+        >>> record.names, record.result
+        (('Ada', 'greedy'), '*')
+        """
+        return cls(
+            rules=game.rules,
+            players=game.players,
+            seed=game.seed,
+            moves=game.moves,
+            names=tuple(names),
+            event=event,
+            date=date,
+            result=_result_text(game),
+        )
+
+
+def _result_text(game: GameState) -> str:
+    """Writes how ``game`` ended, as a record's ``result`` header: ``P1 won; totals 87 54``, or ``*``."""
+    if not game.is_over:
+        return "*"
+    winners = " ".join(f"P{seat}" for seat in game.winners)
+    return f"{winners} won; totals {' '.join(map(str, game.totals))}"
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -155,15 +225,55 @@ def _game_dict(game: GameState) -> dict[str, Any]:
     }
 
 
-def to_json(obj: GameState | RoundState | GameRecord | Rules | Move, *, indent: int | None = None) -> str:
-    """Writes a game, round, record, rules or move as a JSON document (see the module docs).
+def _view_dict(view: PlayerView) -> dict[str, Any]:
+    board = view.board
+    ends = {index for ends in board.ends_by_value for index in ends}
+    if board.pending is not None:
+        ends.add(board.pending)
+    return {
+        "rules": _rules_dict(view.rules),
+        "players": view.players,
+        "player": view.player,
+        "round_index": view.round_index,
+        "hand": _tiles(view.hand),
+        "drawn": None if view.drawn is None else str(view.drawn),
+        "board": [{"tile": str(node.tile), "parent": node.parent} for node in board.nodes],
+        "pending": board.pending,
+        "ends": [[index, board.node(index).exposed] for index in sorted(ends)],
+        "hand_sizes": list(view.hand_sizes),
+        "yard_size": view.yard_size,
+        "reserve": view.reserve,
+        "current_player": view.current_player,
+        "legal_moves": [str(move) for move in view.legal_moves],
+        "history": [[player, str(move)] for player, move in view.history],
+        "totals": list(view.totals),
+        "round_doubles": list(view.round_doubles),
+        "round_scores": [list(scores) for scores in view.round_scores],
+        "round_went_out": list(view.round_went_out),
+        "winners": list(view.winners),
+        "is_over": view.is_over,
+    }
+
+
+def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView, *, indent: int | None = None) -> str:
+    """Writes a game, round, record, rules, move or player's view as a JSON document (see the module docs).
+
+    A view's ``"ends"`` lists every node with room for a tile as ``[node, value offered]``
+    (while a node is ``"pending"``, only it takes a tile); its other fields are the
+    :class:`PlayerView`'s, tiles and moves in the notation.
 
     >>> import chickenfoot as cf
     >>> cf.to_json(cf.Play(cf.Tile(9, 5), onto=3))
-    '{"type": "move", "version": 1, "move": "9-5@3"}'
+    '{"type": "move", "version": 2, "move": "9-5@3"}'
+    >>> import json
+    >>> view = json.loads(cf.to_json(cf.observe(cf.new_game(cf.Rules.trains(), players=4, seed=7), 3)))
+    >>> view["type"], view["hand_sizes"], view["ends"], view["legal_moves"]
+    ('view', [11, 11, 11, 11], [[0, 9]], ['9-3@0'])
     """
     body: dict[str, Any]
-    if type(obj) is GameState:
+    if type(obj) is PlayerView:
+        kind, body = "view", _view_dict(obj)
+    elif type(obj) is GameState:
         kind, body = "game", _game_dict(obj)
     elif type(obj) is RoundState:
         kind, body = "round", _round_dict(obj, with_rules=True)
@@ -175,14 +285,23 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move, *, indent: 
             "seed": obj.seed,
             "moves": [str(move) for move in obj.moves],
         }
+        if obj.names:
+            body["names"] = list(obj.names)
+        body.update({key: value for key, value in _headers(obj).items() if value is not None})
     elif type(obj) is Rules:
         kind, body = "rules", {"rules": _rules_dict(obj)}
     elif type(obj) in (Play, Draw, Pass):
         kind, body = "move", {"move": str(obj)}
     else:
-        raise TypeError(f"to_json writes a GameState, RoundState, GameRecord, Rules or move, got {type(obj).__name__}")
+        raise TypeError(
+            f"to_json writes a GameState, RoundState, GameRecord, Rules, move or PlayerView, got {type(obj).__name__}"
+        )
     version = obj.version if type(obj) is GameRecord else FORMAT_VERSION
     return json.dumps({"type": kind, "version": version, **body}, indent=indent)
+
+
+def _headers(record: GameRecord) -> dict[str, str | None]:
+    return {"event": record.event, "date": record.date, "result": record.result}
 
 
 # -- reading --------------------------------------------------------------------------------
@@ -403,11 +522,22 @@ def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
     bound = max_game_moves(rules, players)
     if len(listed) > bound:
         raise fields["moves"].fail(f"a game under these rules has at most {bound:,} moves, got {len(listed):,}")
-    record = GameRecord(rules, players, seed, tuple(move.move() for move in listed), version)
+    moves = tuple(move.move() for move in listed)
+    headers: dict[str, Any] = {}
+    if "names" in fields:
+        headers["names"] = tuple(name.string() for name in fields["names"].items(players))
+    for key in ("event", "date", "result"):
+        if key in fields:
+            headers[key] = fields[key].string()
     try:
-        replay(record)  # a record is read only if its moves are legal in turn
+        record = GameRecord(rules, players, seed, moves, version, **headers)
     except InvalidRecordError as error:
-        raise fields["moves"].fail(str(error)) from None
+        raise InvalidRecordError(f"$: {error}") from None
+    try:
+        replay(record)  # a record is read only if its moves are legal in turn (and its result is theirs)
+    except InvalidRecordError as error:
+        where = fields["moves"] if str(error).startswith("move ") else fields.get("result")
+        raise (where.fail(str(error)) if where else InvalidRecordError(f"$: {error}")) from None
     return record
 
 
@@ -429,6 +559,7 @@ _BODIES: dict[str, tuple[str, ...]] = {
     "rules": ("rules",),
     "move": ("move",),
 }
+_HEADERS = ("names", "event", "date", "result")  # a version 2 record's optional fields
 
 
 @overload
@@ -446,7 +577,7 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     >>> cf.from_json('{"type": "move", "version": 7, "move": "draw"}')
     Traceback (most recent call last):
     ...
-    chickenfoot.InvalidRecordError: $.version: this library reads version 1 documents, got 7
+    chickenfoot.InvalidRecordError: $.version: this library reads versions 1 and 2, got 7
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
@@ -462,10 +593,11 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     if type(kind_name) is not str or kind_name not in _BODIES:
         raise InvalidRecordError(f"$.type: expected one of {', '.join(_BODIES)}, got {kind_name!r:.40}")
     top = _Reader(data)
-    fields = top.obj(("type", "version", *_BODIES[kind_name]))
-    version = fields["version"].any_integer()
-    if version != FORMAT_VERSION:
-        raise fields["version"].fail(f"this library reads version {FORMAT_VERSION} documents, got {version}")
+    version = _Reader(data.get("version"), "$.version").any_integer()
+    if version not in _READS:
+        raise InvalidRecordError(f"$.version: this library reads versions 1 and 2, got {version}")
+    headers = _HEADERS if kind_name == "record" and version >= 2 else ()
+    fields = top.obj(("type", "version", *_BODIES[kind_name]), optional=headers)
     result: Any
     if kind_name == "game":
         result = _read_game(fields)
@@ -500,8 +632,8 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     """
     if type(record) is not GameRecord:
         raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")
-    if record.version != FORMAT_VERSION:
-        raise InvalidRecordError(f"this library replays version {FORMAT_VERSION} records, got {record.version}")
+    if record.version not in _READS:
+        raise InvalidRecordError(f"this library replays version 1 and 2 records, got {record.version}")
     game = new_game(record.rules, record.players, record.seed)  # GameRecord checked the setup
     states = [game]
     for number, move in enumerate(record.moves, start=1):
@@ -510,6 +642,10 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
         except IllegalMoveError as error:
             raise InvalidRecordError(f"move {number} ({move}) is illegal: {error}") from None
         states.append(game)
+    if record.result is not None and record.result != _result_text(game):
+        raise InvalidRecordError(
+            f"the record's result {record.result!r:.60} is not how its moves end: {_result_text(game)}"
+        )
     return tuple(states)
 
 

@@ -16,6 +16,7 @@ from ._errors import RulesError
 from ._tiles import Pip, Tile
 
 __all__ = [
+    "PRESETS",
     "DealStyle",
     "DrawnTilePolicy",
     "Rules",
@@ -31,6 +32,7 @@ __all__ = [
 ]
 
 DealStyle: TypeAlias = Literal["trains", "cross"]
+PRESETS: tuple[DealStyle, ...] = ("trains", "cross")  # the names Rules.preset takes
 """How a round is dealt: ``"trains"`` (DEAL-A*) or ``"cross"`` (DEAL-B*)."""
 DrawnTilePolicy: TypeAlias = Literal["must_play", "may_play"]
 """Whether a playable drawn tile must be played (DRAW-2) or may be (DRAW-3)."""
@@ -159,7 +161,7 @@ class Rules:
 
     @classmethod
     def trains(cls, **options: Any) -> Self:
-        """Builds the *trains* preset (seeds 000-002), with any option overridden by keyword.
+        """Builds the *trains* preset (the *trains* rules), with any option overridden by keyword.
 
         >>> Rules.trains(double_blank_value=50).double_blank_value
         50
@@ -168,7 +170,7 @@ class Rules:
 
     @classmethod
     def cross(cls, **options: Any) -> Self:
-        """Builds the *cross* preset (seeds 003-004), with any option overridden by keyword.
+        """Builds the *cross* preset (the *cross* rules), with any option overridden by keyword.
 
         >>> Rules.cross().center_arms, Rules.cross().drawn_tile
         (4, 'may_play')
@@ -182,6 +184,25 @@ class Rules:
             "tie_break": "zero_rounds",
         }
         return cls._preset(preset, options)
+
+    @classmethod
+    def preset(cls, name: str, **options: Any) -> Self:
+        """Builds a preset by name, ``"trains"`` or ``"cross"``, with any option overridden by keyword.
+
+        The command line, the position notation and the adapters read presets through this one door.
+
+        >>> Rules.preset("cross", max_pip=12) == Rules.cross(max_pip=12)
+        True
+        >>> Rules.preset("mexican")
+        Traceback (most recent call last):
+        ...
+        chickenfoot.RulesError: unknown preset 'mexican': use 'trains' or 'cross'
+        """
+        if name == "trains":
+            return cls.trains(**options)
+        if name == "cross":
+            return cls.cross(**options)
+        raise RulesError(f"unknown preset {name!r}: use 'trains' or 'cross'")
 
     @classmethod
     def _preset(cls, preset: dict[str, Any], options: dict[str, Any]) -> Self:
@@ -250,7 +271,9 @@ class Rules:
 
     def check_players(self, players: int) -> None:
         """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1)."""
-        if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
+        if type(players) is not int:
+            raise RulesError(f"players must be an int, 2 or more; got {players!r:.40} ({type(players).__name__})")
+        if not 2 <= players <= MAX_PLAYERS:
             raise RulesError(f"a game needs 2 or more players, at most {MAX_PLAYERS}; got {players!r:.40}")
         hand = self.hand_size_for(players)
         reserve = self.reserve_for(players)
@@ -262,8 +285,10 @@ class Rules:
                 f"use a double-{bigger} set or fewer tiles each" if bigger else "use fewer players or fewer tiles each"
             )
             extra = f" and {reserve} in reserve" if reserve else ""
+            kept = f", {reserve} in reserve" if reserve else ""
             raise RulesError(
-                f"{players} players with {hand} tiles each{extra} need {need} tiles; "
+                f"{players} players with {hand} tiles each{extra} need {need} tiles "
+                f"({players * hand} in hands{kept}, 1 for the center double); "
                 f"double-{self.max_pip} has {self.set_size}: {fix}"
             )
         if self.deal == "trains" and arms < players and self.center_arms is not None:

@@ -8,7 +8,7 @@ from ._rules import Rules
 from ._state import PlayerIndex, RoundResult, RoundState
 from ._tiles import full_set
 
-__all__ = ["round_scores", "win_utilities", "winners", "worst_total"]
+__all__ = ["close_round", "round_scores", "win_utilities", "winners", "worst_total"]
 
 
 def round_scores(state: RoundState) -> tuple[int, ...]:
@@ -27,6 +27,20 @@ def round_scores(state: RoundState) -> tuple[int, ...]:
     if state.went_out is not None and state.board.node(-1).tile.is_double:
         scores[state.went_out] += state.rules.double_out_penalty
     return tuple(scores)
+
+
+def close_round(totals: Sequence[int], final: RoundState) -> tuple[RoundResult, tuple[int, ...]]:
+    """Scores a finished round (SCORE-1) and adds its scores to the running totals (GAME-1).
+
+    >>> from chickenfoot import Rules, deal_round
+    >>> state = deal_round(Rules.trains(), players=2, seed=0, round_index=0)
+    >>> result, totals = close_round((5, 0), state)
+    >>> totals == (5 + result.scores[0], result.scores[1]), result.double
+    (True, 9)
+    """
+    scores = round_scores(final)
+    result = RoundResult(double=final.double, scores=scores, went_out=final.went_out, final=final)
+    return result, tuple(total + score for total, score in zip(totals, scores, strict=True))
 
 
 def winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult]) -> tuple[PlayerIndex, ...]:

@@ -91,6 +91,18 @@ class RoundState:
         """Gets every ``(player, move)`` of the round so far, oldest first."""
         return _unroll(self.log)
 
+    def __str__(self) -> str:
+        """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
+        from .render import _describe  # late: render imports this module
+
+        return _describe(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
+
 
 @attrs.frozen
 class RoundResult:
@@ -161,6 +173,18 @@ class GameState:
         if not self.is_over:
             rounds.append(self.round.history)
         return tuple(move for turns in rounds for _, move in turns)
+
+    def __str__(self) -> str:
+        """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
+        from .render import _describe  # late: render imports this module
+
+        return _describe(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
 
 
 # -- fast private constructors for the engine (see _build) ------------------------------------

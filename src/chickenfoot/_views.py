@@ -93,6 +93,18 @@ class PlayerView:
         seen.update(self.hand)
         return tuple(tile for tile in full_set(self.rules.max_pip) if tile not in seen)
 
+    def __str__(self) -> str:
+        """Writes the view as text: whose turn, the layout as a tree, its own hand and the counts."""
+        from .render import _describe  # late: render imports this module
+
+        return _describe(self)
+
+    def _repr_svg_(self) -> str:
+        """Draws the layout and the viewer's hand for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        from .svg import render_svg  # late: svg imports this module
+
+        return render_svg(self)
+
 
 def observe(state: GameState, player: PlayerIndex) -> PlayerView:
     """Projects ``state`` onto what ``player`` may know (see :class:`PlayerView`).

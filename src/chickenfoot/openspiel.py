@@ -84,11 +84,7 @@ def rules_for(params: dict[str, Any]) -> Rules:
     """
     preset = params.get("preset", _DEFAULTS["preset"])
     max_pip = params.get("max_pip", _DEFAULTS["max_pip"])
-    if preset == "trains":
-        return Rules.trains(max_pip=max_pip)
-    if preset == "cross":
-        return Rules.cross(max_pip=max_pip)
-    raise ValueError(f"preset must be 'trains' or 'cross', got {preset!r}")
+    return Rules.preset(preset, max_pip=max_pip)
 
 
 class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]

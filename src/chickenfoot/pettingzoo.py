@@ -74,9 +74,7 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
     ) -> None:
         super().__init__()
         if rules is None:
-            if preset not in ("trains", "cross"):
-                raise ValueError(f"preset must be 'trains' or 'cross', got {preset!r}")
-            rules = Rules.trains(max_pip=max_pip) if preset == "trains" else Rules.cross(max_pip=max_pip)
+            rules = Rules.preset(preset, max_pip=max_pip)
         rules.check_players(players)
         if reward not in ("win", "score"):
             raise ValueError(f"reward must be 'win' or 'score', got {reward!r}")

@@ -8,16 +8,18 @@ from __future__ import annotations
 
 from ._board import Board
 from ._state import GameState, RoundState
+from ._views import PlayerView
 
 __all__ = ["render_text"]
 
 
-def render_text(state: GameState | RoundState | Board) -> str:
+def render_text(state: GameState | RoundState | Board, *, width: int | None = None) -> str:
     """Draws the layout as a tree: one line per arm or toe, branching at each chicken foot.
 
     Each tile is written ``#NODE matched|offered`` (the half against its parent first), a line
     that can still be played on ends with ``open N``, and the pending node is marked
-    ``<- pending``.
+    ``<- pending``. With ``width``, a long line of play is wrapped between tiles to fit that
+    many columns, its continuation indented under the tree.
 
     >>> import chickenfoot as cf
     >>> board = cf.Board.start(cf.Tile(9, 9), arms=3)
@@ -29,8 +31,23 @@ def render_text(state: GameState | RoundState | Board) -> str:
     │   └── toe 1: #4 4|1 open 1
     ├── arm 2: #2 9|2 open 2
     └── arm 3: #5 9|6 open 6
+    >>> print(render_text(board, width=30))
+    #0 9-9 center, 3/3 arms
+    ├── arm 1: #1 9|4
+    │          · #3 4|4 foot, 1/3
+    │          toes  <- pending
+    │   └── toe 1: #4 4|1 open 1
+    ├── arm 2: #2 9|2 open 2
+    └── arm 3: #5 9|6 open 6
     """
-    board = state if isinstance(state, Board) else (state.round if isinstance(state, GameState) else state).board
+    if isinstance(state, Board):
+        board = state
+    elif isinstance(state, GameState):
+        board = state.round.board
+    elif isinstance(state, RoundState):
+        board = state.board
+    else:
+        raise TypeError(f"render_text() draws a Board, RoundState or GameState, got {type(state).__name__}")
     nodes = board.nodes
     children: dict[int, list[int]] = {}
     for index, node in enumerate(nodes[1:], start=1):
@@ -39,8 +56,8 @@ def render_text(state: GameState | RoundState | Board) -> str:
     def mark(index: int) -> str:
         return "  <- pending" if board.pending == index else ""
 
-    def line(start: int) -> tuple[str, int | None]:
-        """Writes the line of play from ``start`` up to its end or its foot; returns the foot, if any."""
+    def line(start: int) -> tuple[list[str], int | None]:
+        """Writes the line of play from ``start`` up to its end or its foot, a word per tile; returns its foot."""
         words: list[str] = []
         index = start
         while True:
@@ -48,26 +65,89 @@ def render_text(state: GameState | RoundState | Board) -> str:
             if node.tile.is_double:
                 toes = len(children.get(index, ()))
                 words.append(f"#{index} {node.exposed}|{node.exposed} foot, {toes}/3 toes{mark(index)}")
-                return " · ".join(words), index
+                return words, index
             words.append(f"#{index} {node.tile.other(node.exposed)}|{node.exposed}")
             following = children.get(index)
             if not following:
-                return " · ".join(words) + f" open {node.exposed}", None
+                words[-1] += f" open {node.exposed}"
+                return words, None
             index = following[0]  # PLAY-2: a non-double takes one tile
 
     lines: list[str] = []
+
+    def write(head: str, indent: str, words: list[str]) -> None:
+        """Writes ``head`` then the words joined by `` · ``, wrapped at ``width`` with ``indent``."""
+        text = head + " · ".join(words)
+        if width is None or len(text) <= width:
+            lines.append(text)
+            return
+        current = head + words[0]
+        for word in words[1:]:
+            if len(current) + 3 + len(word) <= width:
+                current += " · " + word
+            else:
+                lines.append(current)
+                current = indent + "· " + word
+        # A word longer than the room left is split at spaces.
+        while len(current) > width and " " in current[len(indent) :]:
+            cut = current.rfind(" ", len(indent) + 1, width + 1)
+            if cut <= len(indent):
+                break
+            lines.append(current[:cut])
+            current = indent + current[cut + 1 :]
+        lines.append(current)
 
     def branches(parent: int, kind: str, prefix: str) -> None:
         kids = children.get(parent, [])
         for number, child in enumerate(kids, start=1):
             last = number == len(kids)
-            text, foot = line(child)
-            lines.append(f"{prefix}{'└── ' if last else '├── '}{kind} {number}: {text}")
+            words, foot = line(child)
+            below = prefix + ("    " if last else "│   ")
+            head = f"{prefix}{'└── ' if last else '├── '}{kind} {number}: "
+            write(head, below + " " * (len(head) - len(below)), words)
             if foot is not None:
-                branches(foot, "toe", prefix + ("    " if last else "│   "))
+                branches(foot, "toe", below)
 
     arms = len(children.get(0, ()))
     total = arms + (board.missing if board.pending == 0 else 0)
     lines.append(f"#0 {nodes[0].tile} center, {arms}/{total} arms{mark(0)}")
     branches(0, "arm", "")
     return "\n".join(lines)
+
+
+def _describe(state: GameState | RoundState | PlayerView) -> str:
+    """Writes a state as text: whose turn, the layout's tree, then the hands (a view: its own) and the yard.
+
+    This is ``str()`` of a :class:`~chickenfoot.GameState`, :class:`~chickenfoot.RoundState` or
+    :class:`~chickenfoot.PlayerView`.
+    """
+    if isinstance(state, PlayerView):
+        rounds = state.rules.rounds
+        head = f"P{state.player}'s view, round {state.round_index + 1} of {rounds}"
+        mover = state.current_player
+        lines = [f"{head}, center {state.board.center}; {_mover(mover, state.is_over)}"]
+        lines.append(render_text(state.board))
+        lines.append(f"hand: {' '.join(map(str, state.hand)) or '(empty)'}")
+        held = " ".join(f"P{seat}={size}" for seat, size in enumerate(state.hand_sizes))
+        lines.append(f"tiles held: {held}; yard {state.yard_size}")
+        return "\n".join(lines)
+    if isinstance(state, GameState):
+        game, round_ = state, state.round
+        totals = " ".join(f"P{seat}={total}" for seat, total in enumerate(game.totals))
+        if game.is_over:
+            winners = " and ".join(f"P{seat}" for seat in game.winners)
+            head = f"Game over after {len(game.results)} rounds; totals {totals}; won by {winners}"
+        else:
+            head = f"Round {game.round_index + 1} of {game.rules.rounds}, center {round_.board.center}; "
+            head += f"{_mover(round_.current_player, False)}; totals {totals}"
+    else:
+        round_ = state
+        head = f"Round with center {round_.board.center}; {_mover(round_.current_player, round_.is_over)}"
+    lines = [head, render_text(round_.board)]
+    lines += [f"P{seat}: {' '.join(map(str, hand)) or '(empty)'}" for seat, hand in enumerate(round_.hands)]
+    lines.append(f"yard: {len(round_.yard)} tiles, {round_.reserve} kept back")
+    return "\n".join(lines)
+
+
+def _mover(player: int | None, over: bool) -> str:
+    return "over" if over or player is None else f"P{player} to move"

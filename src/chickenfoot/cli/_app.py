@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import math
+import secrets
 from pathlib import Path
 
 import attrs
@@ -14,16 +15,19 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
+from rich.text import Text
 
+from .. import __version__
 from .._engine import new_game
 from .._errors import InvalidRecordError, RulesError
-from .._rules import Rules
+from .._ray import _ray
+from .._rules import PRESETS, Rules
 from ..bots import make_bot, play_out
 from ..svg import render_svg
-from ..tournament import TournamentResult, _derive, run_tournament
-from ._options import PRESETS, bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
+from ..tournament import Standing, TournamentResult, _derive, run_tournament
+from ._options import bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
 from ._play import describe, play_session
-from ._records import load_record
+from ._records import load_record, save_record
 from ._show import ending, layout_panel, score_table
 
 __all__ = ["app"]
@@ -31,8 +35,10 @@ __all__ = ["app"]
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
-def _console() -> Console:
-    return Console(highlight=False)
+def _console(*, stderr: bool = False) -> Console:
+    # No emoji codes: a bot named search:100 must not print as a 100 emoji. Markup stays for our
+    # own styles; names and other user text are escaped (or passed as Text) wherever they appear.
+    return Console(highlight=False, emoji=False, stderr=stderr)
 
 
 def _check_players(rules: Rules, players: int) -> None:
@@ -43,6 +49,7 @@ def _check_players(rules: Rules, players: int) -> None:
 
 
 @click.group(context_settings=CONTEXT)
+@click.version_option(__version__, "--version", "-V", prog_name="chickenfoot", message="%(prog)s %(version)s")
 def app() -> None:
     """Chicken Foot dominoes: simulate games between bots, play against them, run tournaments.
 
@@ -68,8 +75,21 @@ def app() -> None:
     default=None,
     help="Write each round's final layout as DIR/round-NN.svg.",
 )
+@click.option(
+    "--save",
+    "save_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also save the game record (with the bots' names) to FILE, for `chickenfoot replay`.",
+)
 def simulate(
-    preset: str, rule_overrides: tuple[str, ...], players: int, seed: int, bots: str, svg_dir: Path | None
+    preset: str,
+    rule_overrides: tuple[str, ...],
+    players: int,
+    seed: int,
+    bots: str,
+    svg_dir: Path | None,
+    save_path: Path | None,
 ) -> None:
     """Play a whole game between bots and show each round's final layout and the score table."""
     rules = build_rules(preset, rule_overrides)
@@ -86,16 +106,22 @@ def simulate(
     game = play_out(new_game(rules, players=players, seed=seed), seated)
     for number, result in enumerate(game.results, start=1):
         title = f"Round {number}: {result.double}-{result.double}, {ending(result, names)}"
-        console.print(layout_panel(result.final, title))
+        console.print(layout_panel(result.final, title, console.width))
         console.print("scores: " + "  ".join(f"P{seat}={score}" for seat, score in enumerate(result.scores)))
         if svg_dir is not None:
             (svg_dir / f"round-{number:02d}.svg").write_text(render_svg(result.final, title=title), encoding="utf-8")
-    console.print(score_table(game, names))
+    console.print(score_table(game, names, console.width))
     console.print("totals: " + "  ".join(f"P{seat}={total}" for seat, total in enumerate(game.totals)))
     winners = ", ".join(f"P{seat} {names[seat]}" for seat in game.winners)
-    console.print(f"[bold]winner{'s' if len(game.winners) > 1 else ''}: {winners}[/]")
+    console.print(f"winner{'s' if len(game.winners) > 1 else ''}: {winners}", style="bold", markup=False)
     if svg_dir is not None:
-        console.print(f"wrote {len(game.results)} pictures to {svg_dir}")
+        console.print(f"wrote {len(game.results)} pictures to {svg_dir}", markup=False)
+    if save_path is not None:
+        try:
+            save_record(game, save_path, names=names, event="chickenfoot simulate")
+        except OSError as error:
+            raise click.ClickException(f"cannot write {save_path}: {error.strerror or error}") from None
+        console.print(f"saved the game record to {save_path}", markup=False)
 
 
 # -- play ------------------------------------------------------------------------------------
@@ -105,7 +131,10 @@ def simulate(
 @rules_options
 @players_option
 @click.option("--seat", type=click.IntRange(0, 7), default=0, show_default=True, help="Your seat (P0 is the first).")
-@seed_option
+@click.option("--name", default="human", show_default=True, help="Your name, as the game record keeps it.")
+@click.option(
+    "--seed", type=int, default=None, help="Seed for the deals and the bots [default: a new one each game, printed]."
+)
 @bots_option(
     "greedy",
     "Your opponents, comma-separated in seat order (one name fills every seat): random, greedy, search:N.",
@@ -122,7 +151,8 @@ def play(
     rule_overrides: tuple[str, ...],
     players: int,
     seat: int,
-    seed: int,
+    name: str,
+    seed: int | None,
     bots: str,
     save_path: Path | None,
 ) -> None:
@@ -132,13 +162,40 @@ def play(
     if seat >= players:
         raise click.BadParameter(f"seat {seat} does not exist with {players} players: use 0 to {players - 1}")
     names = list(parse_bots(bots, players - 1))
-    seats = [*names[:seat], "you", *names[seat:]]
+    if not name.strip():
+        raise click.BadParameter("give a name, or leave --name out", param_hint="'--name'")
+    seats = [*names[:seat], name.strip(), *names[seat:]]
     console = _console()
+    if seed is None:
+        seed = secrets.randbelow(2**32)
+    console.print(f"seed {seed} (play this deal again with --seed {seed})")
     code = play_session(console, rules, players, seat, seed, seats, save_path, console.input)
     raise SystemExit(code)
 
 
 # -- tournament ------------------------------------------------------------------------------
+
+
+def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Gets the Wilson score interval of a success rate over ``trials`` (95% by default).
+
+    Unlike rate ± 1.96 standard errors it stays within 0 to 1 and is not zero-width after a
+    few games that all went one way.
+
+    >>> low, high = wilson(1.0, 4)
+    >>> round(low, 3), high
+    (0.51, 1.0)
+    """
+    if trials <= 0 or math.isnan(rate):
+        return math.nan, math.nan
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _trials(standing: Standing) -> int:
+    """Counts the seat-games a standing's win rate is over (a bot in two seats plays two a game)."""
+    return standing.games * standing.seats
 
 
 def _standings_table(result: TournamentResult) -> Table:
@@ -150,19 +207,11 @@ def _standings_table(result: TournamentResult) -> Table:
     for column in ("bot", "seats", "mean score/round (95% CI)", "win rate (95% CI)", "rounds won/game"):
         table.add_column(column, justify="left" if column == "bot" else "right")
     for standing in result.standings:
-
-        def plus_minus(value: float, half: float, percent: bool = False) -> str:
-            if percent:
-                return f"{value:.1%}" + ("" if math.isnan(half) else f" ± {half:.1%}")
-            return f"{value:.2f}" + ("" if math.isnan(half) else f" ± {half:.2f}")
-
-        table.add_row(
-            standing.bot,
-            str(standing.seats),
-            plus_minus(standing.mean_round_score, standing.ci95),
-            plus_minus(standing.win_rate, standing.win_ci95, percent=True),
-            f"{standing.mean_rounds_won:.2f}",
-        )
+        half = standing.ci95
+        mean = f"{standing.mean_round_score:.2f}" + ("" if math.isnan(half) else f" ± {half:.2f}")
+        low, high = wilson(standing.win_rate, _trials(standing))
+        rate = f"{standing.win_rate:.1%}" + ("" if math.isnan(low) else f" ({low:.0%}-{high:.0%})")
+        table.add_row(Text(standing.bot), str(standing.seats), mean, rate, f"{standing.mean_rounds_won:.2f}")
     return table
 
 
@@ -181,12 +230,16 @@ def _result_json(result: TournamentResult) -> str:
 
 
 def _result_csv(result: TournamentResult) -> str:
+    """Writes the standings as CSV, floats to 4 decimals (6 significant digits at most matter here),
+    with the win rate's Wilson interval."""
     buffer = io.StringIO()
     fields = [field.name for field in attrs.fields(type(result.standings[0]))]
-    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=[*fields, "win_low95", "win_high95"], lineterminator="\n")
     writer.writeheader()
     for standing in result.standings:
-        writer.writerow(attrs.asdict(standing))
+        low, high = wilson(standing.win_rate, _trials(standing))
+        row = {**attrs.asdict(standing), "win_low95": low, "win_high95": high}
+        writer.writerow({key: round(value, 4) if isinstance(value, float) else value for key, value in row.items()})
     return buffer.getvalue()
 
 
@@ -198,7 +251,7 @@ def _write(target: str, text: str, console: Console) -> None:
         Path(target).write_text(text, encoding="utf-8")
     except OSError as error:
         raise click.ClickException(f"cannot write {target}: {error.strerror or error}") from None
-    console.print(f"wrote {target}")
+    console.print(f"wrote {target}", markup=False)
 
 
 @app.command(context_settings=CONTEXT)
@@ -252,7 +305,12 @@ def tournament(
     _check_players(rules, len(lineup))
     if address is not None and backend != "ray":
         raise click.BadParameter("--address is for --backend ray", param_hint="'--address'")
-    console = Console(stderr=json_path == "-" or csv_path == "-", highlight=False)
+    console = _console(stderr=json_path == "-" or csv_path == "-")
+    if backend == "ray":
+        try:  # before any output: a missing backend is a usage problem, not a failed run
+            _ray()
+        except ImportError as error:
+            raise click.ClickException(str(error)) from None
     columns = (
         TextColumn("games"),
         BarColumn(),
@@ -261,21 +319,31 @@ def tournament(
         TextColumn("left"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task("games", total=games)
-        try:
-            result = run_tournament(
-                lineup,
-                games,
-                rules=rules,
-                seed=seed,
-                workers=workers,
-                backend="ray" if backend == "ray" else "local",
-                address=address,
-                progress=lambda done, total: progress.update(task, completed=done),
-            )
-        except ImportError as error:
-            raise click.ClickException(str(error)) from None
+    progress = Progress(*columns, console=console, transient=False)
+    task = progress.add_task("games", total=games)
+
+    def advance(done: int, total: int) -> None:
+        # The bar starts with the first finished game, so a backend that fails to start (no Ray,
+        # a bad --address) prints its error alone, not under a progress bar.
+        if not progress.live.is_started:
+            progress.start()
+        progress.update(task, completed=done)
+
+    try:
+        result = run_tournament(
+            lineup,
+            games,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            backend="ray" if backend == "ray" else "local",
+            address=address,
+            progress=advance,
+        )
+    except (ImportError, ConnectionError) as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        progress.stop()
     console.print(_standings_table(result))
     if json_path is not None:
         _write(json_path, _result_json(result), console)
@@ -299,13 +367,20 @@ def tournament(
 def replay(file: Path, by: str, pause: bool) -> None:
     """Step through a saved game record (from `chickenfoot play`), checking every move."""
     try:
-        states = load_record(file)
+        record, states = load_record(file)
     except InvalidRecordError as error:
         raise click.ClickException(f"{file}: {error}") from None
     console = _console()
     first = states[0]
-    names = [f"P{seat}" for seat in range(first.players)]
-    console.rule(f"{file}: {first.players} players, seed {first.seed}, {len(states) - 1} moves")
+    names = list(record.names) or ["?"] * first.players
+    console.rule(Text(f"{file.name}: {first.players} players, seed {first.seed}, {len(states) - 1} moves"))
+    seated = ", ".join(f"P{seat} {name}" for seat, name in enumerate(names))
+    headers = [f"players: {seated}"] if record.names else []
+    headers += [f"{key}: {value}" for key, value in (("event", record.event), ("date", record.date)) if value]
+    if record.result is not None:
+        headers.append(f"result: {record.result}")
+    for line in headers:
+        console.print(line, markup=False)
 
     def wait() -> bool:
         if not pause:
@@ -320,24 +395,27 @@ def replay(file: Path, by: str, pause: bool) -> None:
         for number, (before, after) in enumerate(itertools.pairwise(states), start=1):
             player = before.round.current_player
             move = after.moves[-1]
-            console.print(f"{number}. round {before.round_index + 1}: P{player} {describe(move)}")
+            console.print(
+                f"{number}. round {before.round_index + 1}: P{player} {names[player]} {describe(move)}", markup=False
+            )
             if len(after.results) > len(before.results):
                 result = after.results[-1]
-                console.print(layout_panel(result.final, f"Round {len(after.results)} over: {ending(result, names)}"))
+                title = f"Round {len(after.results)} over: {ending(result, names)}"
+                console.print(layout_panel(result.final, title, console.width))
             if not wait():
                 return
     else:
         for number, result in enumerate(last.results, start=1):
-            console.print(layout_panel(result.final, f"Round {number}: {ending(result, names)}"))
+            console.print(layout_panel(result.final, f"Round {number}: {ending(result, names)}", console.width))
             console.print("scores: " + "  ".join(f"P{seat}={score}" for seat, score in enumerate(result.scores)))
             if not wait():
                 return
         if not last.is_over:
             round_ = last.round
             title = f"Round {last.round_index + 1} (unfinished, P{round_.current_player} to move)"
-            console.print(layout_panel(round_, title))
+            console.print(layout_panel(round_, title, console.width))
     if last.results:
-        console.print(score_table(last, names))
+        console.print(score_table(last, names, console.width))
 
 
 # -- rules -----------------------------------------------------------------------------------
@@ -378,11 +456,11 @@ _OPTION_WORDS = {
 
 
 @app.command(context_settings=CONTEXT)
-@click.argument("preset", type=click.Choice(sorted(PRESETS)), default="trains", required=False)
+@click.argument("preset", type=click.Choice(PRESETS), default="trains", required=False)
 @click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Player count for figures.")
 def rules(preset: str, players: int) -> None:
     """Print the rules of a preset (trains or cross) and every option in plain words."""
-    chosen = PRESETS[preset]()
+    chosen = Rules.preset(preset)
     console = _console()
     console.rule(f"{preset} rules")
     console.print(_SUMMARY[preset])

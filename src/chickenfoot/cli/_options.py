@@ -5,16 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import attrs
 import click
 
 from .._errors import BotSpecError, RulesError
-from .._rules import Rules
+from .._rules import PRESETS, Rules
 from ..bots import check_spec
 
-__all__ = ["PRESETS", "bots_option", "build_rules", "parse_bots", "players_option", "rules_options", "seed_option"]
+__all__ = ["bots_option", "build_rules", "parse_bots", "players_option", "rules_options", "seed_option"]
 
-PRESETS: dict[str, Callable[..., Rules]] = {"trains": Rules.trains, "cross": Rules.cross}
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,7 +41,7 @@ def build_rules(preset: str, overrides: tuple[str, ...]) -> Rules:
             raise click.BadParameter(f"{item!r}: write NAME=VALUE, like max_pip=12", param_hint="'--rule'")
         options[name] = _option_value(name, value)
     try:
-        return PRESETS[preset](**options)
+        return Rules.preset(preset, **options)
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint="'--rule'") from None
 
@@ -68,7 +66,7 @@ def rules_options(function: F) -> F:
     )(function)
     return click.option(
         "--preset",
-        type=click.Choice(sorted(PRESETS)),
+        type=click.Choice(PRESETS),
         default="trains",
         show_default=True,
         help="Rules preset: trains (Mexican-train style deal) or cross (7 tiles each, 4-arm center).",
@@ -97,8 +95,3 @@ def parse_bots(text: str, count: int | None = None) -> tuple[str, ...]:
 def bots_option(default: str, help_text: str) -> Callable[[F], F]:
     """Adds ``--bots LIST`` to a command."""
     return click.option("--bots", default=default, show_default=True, metavar="LIST", help=help_text)
-
-
-def rules_fields() -> tuple[str, ...]:
-    """Gets the names of every rules option."""
-    return tuple(field.name for field in attrs.fields(Rules))

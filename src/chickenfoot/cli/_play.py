@@ -52,7 +52,7 @@ class _Session:
         self.console = console
         self.game = game
         self.seat = seat
-        self.names = [("you" if player == seat else bots[player]) for player in range(game.players)]
+        self.names = list(bots)  # by seat, the person's name at ``seat``
         self.bots = {
             player: make_bot(bots[player], seed=_derive(seed, "play", player))
             for player in range(game.players)
@@ -60,6 +60,13 @@ class _Session:
         }
         self.save_path = save_path
         self.read_line = read_line
+        self.saved_at: int | None = None  # how many moves the game had when last saved
+        self.warned = False  # whether quitting unsaved was warned about since the last move
+
+    @property
+    def unsaved(self) -> bool:
+        """Tells whether leaving now would lose moves: no --save, and moves made since any save."""
+        return self.save_path is None and self.saved_at != len(self.game.moves)
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(text, style=style, highlight=False, markup=False)
@@ -67,7 +74,8 @@ class _Session:
     def show_turn(self) -> None:
         game = self.game
         round_ = game.round
-        self.console.print(layout_panel(round_, f"Round {game.round_index + 1}: {round_.double}-{round_.double}"))
+        title = f"Round {game.round_index + 1}: {round_.double}-{round_.double}"
+        self.console.print(layout_panel(round_, title, self.console.width))
         others = ", ".join(
             f"P{player} {self.names[player]}: {len(hand)}"
             for player, hand in enumerate(round_.hands)
@@ -86,7 +94,8 @@ class _Session:
         self.game = apply(self.game, move)
         if len(self.game.results) > before:
             result = self.game.results[-1]
-            self.console.print(layout_panel(result.final, f"Round {before + 1} over: {ending(result, self.names)}"))
+            title = f"Round {before + 1} over: {ending(result, self.names)}"
+            self.console.print(layout_panel(result.final, title, self.console.width))
             self.say("round scores: " + "  ".join(f"P{p}={s}" for p, s in enumerate(result.scores)))
 
     def save(self, target: str) -> None:
@@ -94,10 +103,11 @@ class _Session:
             self.say("save needs a file name: save FILE", style="yellow")
             return
         try:
-            path = save_record(self.game, target)
+            path = save_record(self.game, target, names=self.names, event="chickenfoot play")
         except OSError as error:
             self.say(f"could not save to {target}: {error.strerror or error}", style="red")
             return
+        self.saved_at = len(self.game.moves)
         self.say(f"saved the game record to {path} ({len(self.game.moves)} moves)", style="green")
 
     def choose(self, line: str) -> Move | None:
@@ -128,7 +138,8 @@ class _Session:
             try:
                 line = self.read_line("your move> ").strip()
             except EOFError:
-                self.say("\nend of input: leaving the game.")
+                unsaved = " (not saved: use --save FILE to keep games)" if self.unsaved else ""
+                self.say(f"\nend of input: leaving the game{unsaved}.")
                 return False
             command, _, argument = line.partition(" ")
             command = command.lower()
@@ -137,6 +148,12 @@ class _Session:
             elif command in ("help", "?"):
                 self.say(HELP)
             elif command in ("quit", "exit"):
+                if self.unsaved and not self.warned:
+                    self.warned = True
+                    self.say(
+                        "this game is not saved: type 'save FILE' to keep it, or quit again to leave", style="yellow"
+                    )
+                    continue
                 return False
             elif command in ("board", "show"):
                 self.show_turn()
@@ -145,6 +162,7 @@ class _Session:
             else:
                 move = self.choose(line)
                 if move is not None:
+                    self.warned = False
                     self.say(f"you {describe(move, you=True)}")
                     self.apply(move)
                     return True
@@ -166,7 +184,7 @@ class _Session:
 
     def finish(self, complete: bool) -> None:
         if self.game.results:
-            self.console.print(score_table(self.game, self.names))
+            self.console.print(score_table(self.game, self.names, self.console.width))
         if complete:
             names = ", ".join(f"P{seat} {self.names[seat]}" for seat in self.game.winners)
             self.say(f"game over; won by {names}", style="bold")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+from collections.abc import Sequence
 from pathlib import Path
 
 from .._errors import InvalidRecordError
@@ -11,15 +13,18 @@ from .._state import GameState
 __all__ = ["load_record", "save_record"]
 
 
-def save_record(game: GameState, path: str | Path) -> Path:
-    """Writes ``game``'s record (rules, players, seed, moves) as JSON to ``path``; returns the path."""
+def save_record(game: GameState, path: str | Path, *, names: Sequence[str], event: str) -> Path:
+    """Writes ``game``'s record (rules, players, seed, moves, and the headers: names, event, today's
+    date, result) as JSON to ``path``; returns the path."""
     target = Path(path)
-    target.write_text(to_json(GameRecord.from_game(game), indent=1) + "\n", encoding="utf-8")
+    today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
+    record = GameRecord.from_game(game, names=names, event=event, date=today)
+    target.write_text(to_json(record, indent=1) + "\n", encoding="utf-8")
     return target
 
 
-def load_record(path: str | Path) -> tuple[GameState, ...]:
-    """Reads a record and replays it: every state from the deal on, each move checked.
+def load_record(path: str | Path) -> tuple[GameRecord, tuple[GameState, ...]]:
+    """Reads a record and replays it: the record, and every state from the deal on, each move checked.
 
     Raises :class:`InvalidRecordError` naming the problem (unreadable file, not a record, an illegal move).
     """
@@ -30,4 +35,4 @@ def load_record(path: str | Path) -> tuple[GameState, ...]:
     record = from_json(text)
     if type(record) is not GameRecord:
         raise InvalidRecordError(f"{path} holds a {type(record).__name__}, not a game record (saved by `play`)")
-    return replay(record)
+    return record, replay(record)

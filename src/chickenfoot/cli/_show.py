@@ -21,24 +21,39 @@ def tiles_text(tiles: Sequence[Tile]) -> str:
 
 
 def ending(result: RoundResult, names: Sequence[str]) -> str:
-    """Says how a round ended."""
+    """Says how a round ended: ``P2 greedy went out``."""
     if result.went_out is not None:
-        return f"{names[result.went_out]} went out"
+        return f"P{result.went_out} {names[result.went_out]} went out"
     return "blocked: nobody could play or draw"
 
 
-def layout_panel(state: RoundState, title: str) -> Panel:
-    """Frames the layout tree of ``state``."""
-    return Panel(Text(render_text(state)), title=title, title_align="left", expand=False)
+def layout_panel(state: RoundState, title: str, width: int = 80) -> Panel:
+    """Frames the layout tree of ``state``, its lines wrapped to fit ``width`` columns with the frame.
+
+    The title is plain text (names in it are never read as markup).
+    """
+    tree = render_text(state, width=max(20, width - 4))  # the frame and its padding take 4 columns
+    return Panel(Text(tree), title=Text(title), title_align="left", expand=False)
 
 
-def score_table(game: GameState, names: Sequence[str]) -> Table:
-    """Tabulates each finished round's scores and the totals, the winners starred."""
-    table = Table(title="Scores (lowest total wins)", title_justify="left")
+def score_table(game: GameState, names: Sequence[str], width: int = 80) -> Table:
+    """Tabulates each finished round's scores and the totals, the winners starred.
+
+    Each seat's column is headed ``P2 greedy``; when that would not fit in ``width`` columns, it
+    is headed ``P2`` and the caption under the table names the seats.
+    """
+    room = 8 + 9 + sum(max(len(f"P{seat} {name}"), 5) + 3 for seat, name in enumerate(names))
+    legend = room > width
+    table = Table(
+        title="Scores (lowest total wins)",
+        title_justify="left",
+        caption=Text(", ".join(f"P{seat} {name}" for seat, name in enumerate(names))) if legend else None,
+        caption_justify="left",
+    )
     table.add_column("round", justify="right")
     table.add_column("double", justify="center")
     for seat, name in enumerate(names):
-        table.add_column(f"P{seat} {name}", justify="right")
+        table.add_column(Text(f"P{seat}" if legend else f"P{seat} {name}"), justify="right")
     for number, result in enumerate(game.results, start=1):
         cells = [
             Text(str(score), style="bold green" if seat == result.went_out else "")

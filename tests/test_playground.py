@@ -1,0 +1,231 @@
+"""The browser playground, played by clicks in Debian's headless Chromium.
+
+Builds the page the way the docs build does (``docs/_ext/playground.py``: the page, the library's
+pure wheel, attrs and typing-extensions wheels, the npm ``pyodide`` runtime), serves it on
+127.0.0.1, and drives ``/usr/bin/chromium`` with selenium through a whole round: an illegal click
+first shows the engine's reason and rule ID, linked to the rules page, and the round's scores on
+the page equal :func:`chickenfoot.round_scores` of the same game replayed here from the page's
+saved record.
+
+Needs ``apt-get install chromium chromium-driver``, ``pip install selenium`` and ``npm ci``
+(``.ci/run`` does all three); it skips without them, which CI turns into a failure.
+Set ``CHICKENFOOT_PLAYGROUND_SCREENSHOT=FILE.png`` to keep a picture of the page mid-round.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib.util
+import json
+import os
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import chickenfoot as cf
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+pytestmark = pytest.mark.browser
+
+REPO = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+# Flags that keep headless Chromium off the network and away from any profile but a fresh one.
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1280,900",
+)
+# The test's game: the cross rules, two players, seat 0 the person, a greedy bot in seat 1.
+GAME = {"preset": "cross", "players": "2", "seed": "3", "bot": "greedy", "delay": "0"}
+PLAYS_BEFORE_THE_ILLEGAL_CLICK = 3  # so the refusal (and the screenshot) comes mid-round
+
+
+def _load_bundler() -> Any:
+    spec = importlib.util.spec_from_file_location("playground_bundler", REPO / "docs" / "_ext" / "playground.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    bundler = _load_bundler()
+    if bundler.pyodide_version() is None:
+        pytest.skip("the npm package pyodide is not installed: run 'npm ci' in the repository")
+    return Path(bundler.bundle(tmp_path_factory.mktemp("site") / "playground"))
+
+
+@pytest.fixture(scope="module")
+def url(site: Path) -> Iterator[str]:
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip("Debian's Chromium is not installed: apt-get install chromium chromium-driver")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    downloads = tmp_path_factory.mktemp("downloads")
+    options.add_experimental_option(
+        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
+    )
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(downloads, ignore_errors=True)
+
+
+def _wait(driver: Any, condition: Callable[[Any], object], seconds: float, what: str) -> Any:
+    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition, message=f"waited for {what}")
+
+
+def _body(driver: Any, name: str) -> str | None:
+    value: str | None = driver.find_element(By.TAG_NAME, "body").get_attribute(f"data-{name}")
+    return value
+
+
+def _settled(driver: Any) -> str | None:
+    """Gets whose turn it is once the bots have moved: "you" or "over" (else None, still waiting)."""
+    if _body(driver, "busy"):
+        return None
+    turn = _body(driver, "turn")
+    return turn if turn in ("you", "over") else None
+
+
+def _round_rows(driver: Any) -> list[list[int]]:
+    rows = driver.find_elements(By.CSS_SELECTOR, "#scores tbody tr")
+    return [[int(cell.text) for cell in row.find_elements(By.TAG_NAME, "td")] for row in rows]
+
+
+def _saved_record(driver: Any) -> cf.GameRecord:
+    driver.find_element(By.ID, "record").clear()
+    driver.find_element(By.ID, "save").click()
+    text = _wait(driver, lambda d: d.find_element(By.ID, "record").get_property("value"), 10, "the saved record")
+    return cf.from_json(text, cf.GameRecord)
+
+
+def _click_illegal_play(driver: Any) -> tuple[cf.GameState, str, str, str | None]:
+    """Clicks a hand tile, then an open end it does not fit.
+
+    Returns the position (from the page's saved record), the move, and the page's reason and rule.
+    """
+    position = cf.replay(_saved_record(driver))[-1]
+    ends = [
+        (int(end.get_attribute("data-node")), int(end.get_attribute("data-value")))
+        for end in driver.find_elements(By.CSS_SELECTOR, "#ends button.end")
+    ]
+    for tile_button in driver.find_elements(By.CSS_SELECTOR, "#hand button.tile"):
+        tile = cf.Tile.parse(tile_button.get_attribute("data-tile"))
+        for node, value in ends:
+            if value not in (tile.high, tile.low):
+                tile_button.click()
+                driver.find_element(By.CSS_SELECTOR, f'#ends button.end[data-node="{node}"]').click()
+                refusal = _wait(driver, lambda d: d.find_element(By.ID, "refusal").is_displayed(), 10, "a refusal")
+                assert refusal
+                reason = driver.find_element(By.CSS_SELECTOR, "#refusal .reason").text
+                links = driver.find_elements(By.CSS_SELECTOR, "#refusal a.rule")
+                rule = links[0].text if links else None
+                if rule is not None:  # the rule's entry on "The rules, as code"
+                    assert links[0].get_attribute("href").endswith(f"/rules.html#rule-{rule.lower()}")
+                driver.find_element(By.CSS_SELECTOR, f'#hand button.tile[data-tile="{tile}"]').click()  # unpick
+                return position, f"{tile}@{node}", reason, rule
+    pytest.fail("no tile in hand misses an open end: pick another seed")
+
+
+def test_a_round_played_by_clicks_scores_as_the_library_does(browser: Any, url: str) -> None:
+    driver = browser
+    driver.get(url + "?" + "&".join(f"{key}={value}" for key, value in GAME.items()))
+    # Booting Python in WebAssembly takes seconds; two shared cores in CI can make it many.
+    _wait(driver, lambda d: _body(d, "ready") == "1", 180, "Pyodide and the library to load")
+    driver.find_element(By.ID, "new-game").click()
+
+    refused = None
+    plays = 0
+    while not _round_rows(driver):
+        turn = _wait(driver, _settled, 60, "the bots to move")
+        if turn == "over" or _round_rows(driver):
+            break
+        if refused is None and plays >= PLAYS_BEFORE_THE_ILLEGAL_CLICK:
+            refused = _click_illegal_play(driver)
+            if shot := os.environ.get("CHICKENFOOT_PLAYGROUND_SCREENSHOT"):
+                driver.save_screenshot(shot)
+        playable = driver.find_elements(By.CSS_SELECTOR, "#hand button.tile.playable")
+        if playable:
+            playable[0].click()
+            driver.find_element(By.CSS_SELECTOR, "#ends button.end.fits").click()
+            plays += 1
+        elif driver.find_element(By.ID, "draw").is_displayed():
+            driver.find_element(By.ID, "draw").click()
+        else:
+            driver.find_element(By.ID, "pass").click()
+
+    assert refused is not None, "the round ended before the illegal click: pick another seed"
+    assert plays > PLAYS_BEFORE_THE_ILLEGAL_CLICK
+    record = _saved_record(driver)
+    assert (record.players, record.seed) == (int(GAME["players"]), int(GAME["seed"]))
+    assert record.rules == cf.Rules.cross()
+
+    # The refusal is the engine's, for the same position, word for word, with its rule ID.
+    before, move, reason, rule = refused
+    assert before.current_player == 0
+    with pytest.raises(cf.IllegalMoveError) as refusal:
+        cf.apply(before, cf.parse_move(move))
+    assert (reason, rule) == (str(refusal.value), refusal.value.rule)
+    assert rule is not None
+
+    # The page's round scores are the library's for the same seed and moves.
+    first_round = next(s for s in cf.replay(record) if s.results).results[0].final
+    assert _round_rows(driver)[0] == list(cf.round_scores(first_round))
+    page_totals = [int(cell.text) for cell in driver.find_elements(By.CSS_SELECTOR, "#scores tfoot td")]
+    assert page_totals == list(cf.round_scores(first_round))
+    history = driver.find_elements(By.CSS_SELECTOR, "#history details:first-of-type li")
+    page_moves = [item.get_attribute("textContent").split()[-1] for item in history]
+    assert page_moves == [str(move) for move in record.moves[: len(history)]]
+    assert len(history) == len(first_round.history)
+
+
+def test_the_page_bundles_everything_it_loads(site: Path) -> None:
+    manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+    assert sorted(name.split("-")[0] for name in manifest["wheels"]) == ["attrs", "chickenfoot", "typing_extensions"]
+    for wheel in manifest["wheels"]:
+        assert (site / "wheels" / wheel).is_file()
+        assert wheel.endswith("-py3-none-any.whl")
+    for name in ("index.html", "playground.js", "session.py", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm"):
+        assert (site / name).is_file(), name
+    # No address outside the folder: the page must run offline.
+    page = "".join((site / name).read_text(encoding="utf-8") for name in ("index.html", "playground.js"))
+    assert "http://" not in page
+    assert "https://" not in page

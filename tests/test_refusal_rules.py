@@ -1,0 +1,105 @@
+"""Every refused move names the rule that refuses it (``IllegalMoveError.rule``).
+
+A UI links a refusal to its rule (the browser playground does), so the ID must be the right one.
+The expected IDs are worked out here from the rules' text, not from the engine's checks.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+import chickenfoot as cf
+from chickenfoot import IllegalMoveError, Rules
+
+
+def _expected_play_rule(state: cf.RoundState, move: cf.Play) -> str:
+    """Names the rule a play of a tile in hand breaks, read from the SPEC's wording."""
+    board = state.board
+    if state.drawn is not None and move.tile != state.drawn:
+        return "DRAW-2" if state.rules.drawn_tile == "must_play" else "DRAW-3"
+    if not 0 <= move.onto < len(board.nodes):  # no such node, so no open end
+        return "PLAY-1"
+    if board.pending is not None and move.onto != board.pending:
+        return "OPEN-2" if board.pending == 0 else "FOOT-2"
+    node = board.nodes[move.onto]
+    if board.node(move.onto).exposed not in (move.tile.high, move.tile.low):
+        return "PLAY-1"
+    # The tile fits the value: only a full node is left to refuse it.
+    if node.parent is None:
+        return "OPEN-3"
+    return "FOOT-3" if node.tile.is_double else "PLAY-2"
+
+
+def _refusal(state: cf.RoundState, move: cf.Move) -> IllegalMoveError | None:
+    try:
+        cf.apply(state, move)
+    except IllegalMoveError as error:
+        return error
+    return None
+
+
+@pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-2", "OPEN-3", "FOOT-2", "FOOT-3", "DRAW-2", "DRAW-3", "DRAW-4")
+@pytest.mark.parametrize("rules", [Rules.trains(), Rules.cross()], ids=["trains", "cross"])
+def test_every_refused_play_draw_and_pass_names_its_rule(rules: Rules) -> None:
+    seen: set[str] = set()
+    for seed in range(10):
+        state = cf.new_game(rules, players=3, seed=seed).round
+        rng = random.Random(seed)
+        while not state.is_over:
+            hand = state.hands[state.current_player]
+            for tile in hand[:4]:
+                for onto in (*range(len(state.board.nodes)), 999):
+                    move = cf.Play(tile, onto=onto)
+                    error = _refusal(state, move)
+                    if error is not None:
+                        assert error.rule == _expected_play_rule(state, move), (str(error), cf.position(state))
+                        seen.add(error.rule)
+            for move in (cf.Draw(), cf.Pass()):
+                error = _refusal(state, move)
+                if error is not None:
+                    assert error.rule in {"DRAW-1", "DRAW-2", "DRAW-4", "YARD-2"}, str(error)
+                    seen.add(error.rule)
+            state = cf.apply(state, rng.choice(cf.legal_moves(state)))
+    drawn_rule = "DRAW-2" if rules.drawn_tile == "must_play" else "DRAW-3"
+    assert {"PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2", "FOOT-3", "DRAW-4", drawn_rule} <= seen
+
+
+@pytest.mark.rule("PLAY-1")
+def test_a_tile_not_in_hand_is_refused_under_play_1() -> None:
+    game = cf.new_game(Rules.trains(), players=4, seed=7)
+    error = _refusal(game.round, cf.Play(cf.Tile(9, 5), onto=0))
+    assert error is not None
+    assert (str(error), error.rule) == ("player 3 does not hold 9-5", "PLAY-1")
+
+
+@pytest.mark.rule("ROUND-1", "END-1", "END-2")
+def test_moves_after_the_end_name_the_end() -> None:
+    game = cf.new_game(Rules.cross(), players=2, seed=3)
+    while not game.is_over:
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    over = _refusal(game, cf.Draw())  # type: ignore[arg-type]
+    assert over is not None
+    assert over.rule == "ROUND-1"
+    ends = set()
+    for result in game.results:
+        error = _refusal(result.final, cf.Pass())
+        assert error is not None
+        assert error.rule == ("END-2" if result.went_out is None else "END-1")
+        ends.add(error.rule)
+    assert "END-1" in ends
+
+
+def test_the_rule_survives_pickling() -> None:
+    error = IllegalMoveError("9-5 does not match node 3, which offers a 4", "PLAY-1")
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy), copy.rule) == (IllegalMoveError, str(error), "PLAY-1")
+
+
+def test_a_wrong_type_names_no_rule() -> None:
+    game = cf.new_game(Rules.trains(), players=2, seed=1)
+    error = _refusal(game, "draw")  # type: ignore[arg-type]
+    assert error is not None
+    assert error.rule is None
