@@ -1,6 +1,8 @@
 """Benchmarks chickenfoot against itself and its peers, in one run, and writes the figures as JSON.
 
-Run from a checkout (``pip install -e ".[bench]"`` installs the peers, rich, and the package)::
+Run it with the package installed (``pip install ".[bench]"`` installs the peers, rich, and the
+package with its core compiled where a C compiler is found; an editable install runs the pure core),
+or from a checkout without installing (the pure core)::
 
     python benchmarks/run.py                 # about 2-3 minutes
     python benchmarks/run.py --quick         # about 30 seconds, noisier
@@ -28,6 +30,7 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -40,7 +43,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))  # run from a checkout without installing
+if importlib.util.find_spec("chickenfoot") is None:  # run from a checkout without installing (pure core)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 import chickenfoot as cf
 
@@ -74,6 +78,7 @@ def machine() -> dict[str, Any]:
         "python": f"{platform.python_implementation()} {platform.python_version()}",
         "platform": platform.platform(),
         "chickenfoot": cf.__version__,
+        "compiled core": cf.__compiled__,
     }
 
 
@@ -192,17 +197,14 @@ def bench_calls(games: int, repeat: int, clock: Clock) -> list[dict[str, Any]]:
     states = [game for game, _ in pairs]
     rows: list[dict[str, Any]] = []
 
-    # legal_moves caches its answer on the state; the first call is the cost a playout pays.
-    try:
-        from chickenfoot._state import set_legal
+    # legal_moves caches its answer on the state; the first call is the cost a playout pays, so
+    # each repeat starts from copies made by the public constructors, which carry no cache.
+    from chickenfoot._state import replace_game, replace_round
 
-        def forget() -> None:
-            for state in states:
-                set_legal(state.round, None)
+    def forget() -> None:
+        states[:] = [replace_game(game, round=replace_round(game.round)) for game in states]
 
-        note = "first call on a state (the answer is then cached on it)"
-    except ImportError:  # an engine without the cache: every call is a first call
-        forget, note = (lambda: None), "every call"
+    note = "first call on a state (the answer is then cached on it)"
     rows.append({"name": "legal_moves", "us": per_call(cf.legal_moves, states, repeat, clock, forget), "note": note})
     rows.append({"name": "legal_moves (cached)", "us": per_call(cf.legal_moves, states, repeat, clock, None)})
     rows.append(

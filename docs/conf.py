@@ -54,10 +54,13 @@ nitpick_ignore = [
     ("py:class", "DrawnTilePolicy"),
     ("py:class", "CenterFallback"),
     ("py:class", "TieBreak"),
-    # numpy ships no inventory here; the observation functions return float32 arrays.
+    # numpy ships no inventory here; the observation functions return float32 arrays, and the
+    # batch module's hints name numpy types and its private table type.
     ("py:class", "NDArray"),
     ("py:class", "np.float32"),
+    ("py:class", "Tables"),
 ]
+nitpick_ignore_regex = [("py:class", r"numpy\..*")]
 
 myst_enable_extensions = ["colon_fence", "deflist"]
 myst_heading_anchors = 3
@@ -85,6 +88,7 @@ chickenfoot_placed_pages = [
     "variants",
     "writing-a-bot",
     "bots",
+    "bot-protocol",
     "records",
     "cli",
     "playground",
@@ -92,6 +96,7 @@ chickenfoot_placed_pages = [
     "interop",
     "openspiel",
     "pettingzoo",
+    "gymnasium",
     "performance",
     "api",
     "changelog",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given, settings, strategies as st
 
@@ -122,10 +124,14 @@ def test_greedy_fills_a_pending_foot_with_its_best_toe() -> None:
 def test_search_bot_rejects_bad_budgets() -> None:
     with pytest.raises(ValueError, match="simulations"):
         SearchBot(simulations=0)
-    with pytest.raises(ValueError, match="seconds"):
-        SearchBot(seconds=0)
     with pytest.raises(ValueError, match="worlds"):
         SearchBot(worlds=0)
+
+
+@pytest.mark.parametrize("seconds", [math.inf, math.nan, 0, 0.0, -1, "1", True])
+def test_search_bot_refuses_a_time_budget_that_would_never_end_or_never_search(seconds: object) -> None:
+    with pytest.raises(ValueError, match="seconds must be a finite number above 0"):
+        SearchBot(seconds=seconds)  # type: ignore[arg-type]
 
 
 def test_search_bot_with_a_time_budget_answers_in_time() -> None:

@@ -181,6 +181,25 @@ def test_tournament_writes_json_and_csv(capsys: pytest.CaptureFixture[str], tmp_
     assert float(rows[0]["win_rate"]) == pytest.approx(expected.standings[0].win_rate)
 
 
+def test_tournament_saves_each_game_as_a_record_naming_its_seats(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    argv = ["tournament", "--games", "2", "--bots", "greedy,random", "--workers", "1", "--rule", "max_pip=6"]
+    code, out, _ = run(capsys, *argv, "--save-games", str(tmp_path / "games"))
+    assert code == 0
+    assert "saved 2 games" in out
+    rules = cf.Rules.trains(max_pip=6)
+    expected = cf.tournament.run_tournament(["greedy", "random"], games=2, workers=1, rules=rules)
+    for outcome in expected.outcomes:
+        record, states = load_record(tmp_path / "games" / f"game-{outcome.index + 1:04d}.json")
+        assert record.names == tuple(("greedy", "random")[entry] for entry in outcome.seats)  # seats rotate
+        assert record.event is not None
+        assert "game" in record.event
+        assert states[-1].is_over
+        assert states[-1].totals == outcome.totals
+        assert [result.scores for result in states[-1].results] == list(outcome.round_scores)
+
+
 def test_tournament_json_to_stdout_is_pure_json(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "tournament", "--games", "2", "--bots", "greedy,random", "--workers", "1", "--json", "-")
     assert code == 0

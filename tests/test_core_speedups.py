@@ -1,8 +1,8 @@
-"""The engine's speed devices keep the public objects exactly what their constructors make.
+"""The engine's fast core keeps the public objects exactly what their constructors make.
 
-The fast paths (states built through a same-layout twin, the board's chunked nodes, the cached
-legal moves, the spelled-out shuffle) must be invisible: these tests compare each against the
-plain way of getting the same thing.
+The public states are views over the core (built without their public constructors, with
+their nodes and hands made on first use), the legal moves are cached, and the shuffle is
+spelled out: these tests compare each against the plain way of getting the same thing.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
-from chickenfoot._deal import _shuffle
+from chickenfoot._core import shuffle
+from chickenfoot._state import replace_game, replace_round
 
 
 def _played(seed: int, moves: int, rules: cf.Rules | None = None, players: int = 4) -> cf.GameState:
@@ -33,7 +34,7 @@ def _played(seed: int, moves: int, rules: cf.Rules | None = None, players: int =
 def test_the_deal_shuffle_is_random_shuffle(seed: int, size: int) -> None:
     expected, ours = list(range(size)), list(range(size))
     random.Random(seed).shuffle(expected)
-    _shuffle(random.Random(seed), ours)  # type: ignore[arg-type]
+    shuffle(random.Random(seed), ours)
     assert ours == expected
 
 
@@ -42,8 +43,8 @@ def test_fast_built_states_equal_constructor_built_ones(moves: int) -> None:
     game = _played(3, moves, cf.Rules.trains(max_pip=12), players=3)
     state, board = game.round, game.round.board
     rebuilt_board = cf.Board(board.nodes, board.ends_by_value, board.ends_mask, board.pending, board.missing)
-    rebuilt_state = attrs.evolve(state, board=rebuilt_board)
-    rebuilt_game = attrs.evolve(game, round=rebuilt_state)
+    rebuilt_state = replace_round(state, board=rebuilt_board)
+    rebuilt_game = replace_game(game, round=rebuilt_state)
     assert type(game) is cf.GameState
     assert type(state) is cf.RoundState
     assert type(board) is cf.Board
@@ -57,9 +58,10 @@ def test_fast_built_states_equal_constructor_built_ones(moves: int) -> None:
 
 def test_board_nodes_read_one_by_one_match_the_tuple() -> None:
     board = _played(5, 400, cf.Rules.trains(max_pip=18), players=8).round.board
-    assert len(board) == len(board.nodes) > 16  # spans full chunks and a tail
+    assert len(board) == len(board.nodes) > 16
     assert [board.node(i) for i in range(len(board))] == list(board.nodes)
     assert board.node(-1) == board.nodes[-1]
+    assert board.node(-len(board)) == board.nodes[0]
     with pytest.raises(IndexError, match="there is no node"):
         board.node(len(board))
 
@@ -67,7 +69,7 @@ def test_board_nodes_read_one_by_one_match_the_tuple() -> None:
 def test_legal_moves_are_the_same_with_and_without_the_cache() -> None:
     game = _played(9, 40)
     cached = cf.legal_moves(game)
-    fresh = attrs.evolve(game.round)  # the public constructor starts without caches
+    fresh = replace_round(game.round)  # the public constructor starts without caches
     assert cf.legal_moves(fresh) == cached
     assert cf.legal_moves(game) is cached
 

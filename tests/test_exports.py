@@ -15,7 +15,19 @@ import pytest
 
 import chickenfoot as cf
 
-TOPIC_MODULES = ["bots", "tournament", "svg", "render", "actions", "observation"]
+TOPIC_MODULES = [
+    "bots",
+    "tournament",
+    "svg",
+    "render",
+    "actions",
+    "observation",
+    "gymnasium",
+    "batch",
+    "batch.env",
+    "reference",
+]
+NEEDS = {"observation": "numpy", "gymnasium": "gymnasium", "batch": "numpy", "batch.env": "gymnasium"}  # extras
 TOP_LEVEL_LIMIT = 40  # the core stays small; topics live in their own modules, as in python-chess
 
 
@@ -41,8 +53,9 @@ def _defined_names(module_name: str) -> set[str]:
 
 @pytest.mark.parametrize("module_name", ["chickenfoot", *(f"chickenfoot.{name}" for name in TOPIC_MODULES)])
 def test_all_is_exactly_the_public_names(module_name: str) -> None:
-    if module_name == "chickenfoot.observation":
-        pytest.importorskip("numpy")
+    extra = NEEDS.get(module_name.removeprefix("chickenfoot."))
+    if extra is not None:
+        pytest.importorskip(extra)
     module = importlib.import_module(module_name)
     assert sorted(module.__all__) == sorted(_defined_names(module_name))
     assert len(module.__all__) == len(set(module.__all__)), "a name is listed twice"

@@ -13,8 +13,10 @@ pyspiel = pytest.importorskip("pyspiel")
 
 import numpy as np  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
+import chickenfoot._scoring  # noqa: E402
 import chickenfoot.openspiel  # noqa: E402  (registers the game)
 from chickenfoot import actions  # noqa: E402
 
@@ -38,10 +40,34 @@ def play_to(state: object, steps: int, seed: int) -> object:
 
 
 @pytest.mark.parametrize("preset", ["trains", "cross"])
-@pytest.mark.parametrize("players", [2, 3, 4, 6])
-def test_random_sim_test_one_round(preset: str, players: int) -> None:
-    game = load(preset=preset, players=players, rounds=1)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
+def test_random_sim_test_one_round_at_every_player_count(preset: str, players: int) -> None:
+    # Double-9 where it holds enough tiles for the deal, else double-12 (8 players on double-12
+    # under both presets). random_sim_test checks every return against the declared bounds.
+    game = load(preset=preset, players=players, rounds=1, max_pip=_smallest_set(preset, players))
+    pyspiel.random_sim_test(game, num_sims=2 if players < 6 else 1, serialize=True, verbose=False)
+
+
+def _smallest_set(preset: str, players: int) -> int:
+    """Gets 9, or 12 for 8 players or where double-9 holds too few tiles for the deal."""
+    rules = cf.Rules.trains() if preset == "trains" else cf.Rules.cross()
+    try:
+        rules.check_players(players)
+    except cf.RulesError:
+        return 12
+    return 12 if players == 8 else 9
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_win_utilities_stay_within_the_declared_bounds_exactly(players: int) -> None:
+    game = load(players=players, max_pip=12, rounds=1)
+    for winners in ([0], list(range(players)), [0, players - 1]):
+        returns = chickenfoot._scoring.win_utilities(players, winners)
+        assert all(game.min_utility() <= value <= game.max_utility() for value in returns)
+        assert sum(returns) == pytest.approx(0, abs=1e-12)
+    sole = chickenfoot._scoring.win_utilities(players, [1])
+    assert sole[1] == game.max_utility() == 1.0
+    assert sole[0] == game.min_utility() == -1 / (players - 1)
 
 
 @pytest.mark.parametrize("preset", ["trains", "cross"])
@@ -198,6 +224,57 @@ def test_search_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Cap
     monkeypatch.setattr(sys, "argv", [str(path), "--simulations", "5"])
     runpy.run_path(str(path), run_name="__main__")
     assert "returns:" in capsys.readouterr().out
+
+
+def _observation(game: object, private: object, perfect_recall: bool) -> object:
+    kind = pyspiel.IIGObservationType(perfect_recall=perfect_recall, public_info=True, private_info=private)
+    return make_observation(game, kind)
+
+
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_a_public_observer_leaves_out_the_players_hand(perfect_recall: bool) -> None:
+    game = load(preset="cross", players=3, rounds=1)
+    state = play_to(game.new_initial_state(), 6, seed=5)
+    player = state.current_player()
+    hand = state.core.round.hands[player]
+    private = _observation(game, pyspiel.PrivateInfoType.SINGLE_PLAYER, perfect_recall)
+    public = _observation(game, pyspiel.PrivateInfoType.NONE, perfect_recall)
+    private.set_from(state, player)
+    public.set_from(state, player)
+    assert private.tensor.shape == public.tensor.shape
+    assert private.dict["hand"].sum() == len(hand)
+    assert public.dict["hand"].sum() == 0
+    assert public.dict["drawn"].sum() == 0
+    assert np.array_equal(private.dict["board"], public.dict["board"])  # the public part is the same
+    text = public.string_from(state, player)
+    shown = set(text.replace("|", " ").split())
+    board = {str(node.tile) for node in state.core.round.board.nodes}
+    assert not ({str(tile) for tile in hand} - board) & shown  # no tile of the hand is named
+    assert {str(tile) for tile in hand} & set(private.string_from(state, player).replace("|", " ").split())
+
+
+def test_an_observer_of_every_hand_is_refused() -> None:
+    game = load(preset="cross", players=3, rounds=1)
+    with pytest.raises(Exception, match="not every player's hands"):
+        _observation(game, pyspiel.PrivateInfoType.ALL_PLAYERS, False)
+
+
+class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+    """The docs' workaround: evaluate_bots calls restart_at, which the Python ISMCTS bot lacks."""
+
+    def restart_at(self, state: object) -> None:
+        """Does nothing: ISMCTS keeps no tree from one move to the next."""
+
+
+def test_evaluate_bots_runs_ismcts_with_the_documented_workaround() -> None:
+    from open_spiel.python.algorithms import evaluate_bots
+
+    game = load(preset="cross", players=2, rounds=1)
+    rng = np.random.RandomState(0)
+    evaluator = mcts.RandomRolloutEvaluator(1, rng)
+    bots = [RestartableISMCTSBot(game, evaluator, 2.0, 5, random_state=rng) for _ in range(2)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
+    assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
 
 
 @pytest.mark.parametrize("preset", ["trains", "cross"])

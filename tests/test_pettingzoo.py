@@ -11,9 +11,11 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+import numpy as np
 from pettingzoo.test import api_test, seed_test
 
 import chickenfoot as cf
+import chickenfoot.observation
 from chickenfoot import actions
 from chickenfoot.pettingzoo import env
 
@@ -121,3 +123,54 @@ def test_a_game_cut_short_ends_on_the_last_round_played() -> None:
     assert game.game.round == final  # not the next round the engine dealt
     assert game.game.round_index == 0
     assert "round 0" in (game.render() or "")
+
+
+def test_api_test_with_history_and_scaled_scores() -> None:
+    api_test(env(preset="trains", players=3, rounds=1, reward="score", history=True, scale=True), num_cycles=1000)
+
+
+def _play_last_legal(game: object, seed: int) -> dict[str, float]:
+    """Plays a game with the last legal action each turn (no randomness); gets each agent's rewards."""
+    game.reset(seed=seed)
+    earned: dict[str, float] = dict.fromkeys(game.possible_agents, 0.0)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _ = game.last()
+        earned[agent] += reward
+        game.step(None if termination or truncation else int(np.flatnonzero(observation["action_mask"])[-1]))
+    return earned
+
+
+def test_scaled_score_rewards_are_the_points_over_a_full_hand() -> None:
+    plain = _play_last_legal(env(preset="cross", players=3, reward="score", rounds=2), seed=5)
+    scaled_env = env(preset="cross", players=3, reward="score", rounds=2, scale=True)
+    scaled = _play_last_legal(scaled_env, seed=5)
+    worst = sum(map(scaled_env.rules.tile_value, cf.full_set(9)))  # all of double-9 in one hand, as cross counts it
+    assert [scaled[agent] * worst for agent in scaled_env.possible_agents] == pytest.approx(
+        [plain[agent] for agent in scaled_env.possible_agents]
+    )
+    assert all(-2 <= value <= 2 for value in scaled.values())  # two rounds, each within [-1, 1]
+
+
+def test_the_history_observation_counts_who_played_drew_and_passed() -> None:
+    game = env(preset="trains", players=3, rounds=1, history=True)
+    game.reset(seed=2)
+    base = cf.observation.observation_size(game.rules, 3)
+    tiles = game.rules.set_size
+    for _ in range(40):
+        agent = game.agent_selection
+        mask = game.observe(agent)["action_mask"]
+        assert np.array_equal(game.infos[agent]["action_mask"], mask)  # the mask is in info too
+        game.step(int(np.flatnonzero(mask)[-1]))
+    seen_by = 1
+    extra = game.observe(f"player_{seen_by}")["observation"][base:]
+    assert extra.shape == (tiles * 3 + 6,)
+    history = game.game.round.history
+    for mover, move in history:
+        if isinstance(move, cf.Play):
+            assert extra[move.tile.index * 3 + (mover - seen_by) % 3] == 1
+    assert extra[: tiles * 3].sum() == sum(isinstance(move, cf.Play) for _, move in history)
+    for relative in range(3):
+        mover = (seen_by + relative) % 3
+        assert extra[tiles * 3 + relative] == sum(isinstance(m, cf.Draw) for p, m in history if p == mover)
+        assert extra[tiles * 3 + 3 + relative] == sum(isinstance(m, cf.Pass) for p, m in history if p == mover)
+    assert extra[tiles * 3 :].sum() > 0  # this game has draws or passes to count

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import chickenfoot as cf
-from chickenfoot import IllegalMoveError, Rules
+from chickenfoot import IllegalMoveError, Rules, reference
 
 
 def _expected_play_rule(state: cf.RoundState, move: cf.Play) -> str:
@@ -103,3 +103,65 @@ def test_a_wrong_type_names_no_rule() -> None:
     error = _refusal(game, "draw")  # type: ignore[arg-type]
     assert error is not None
     assert error.rule is None
+
+
+def _listed_plays(message: str) -> tuple[list[str], bool]:
+    """Reads the plays a DRAW-4 refusal lists, and whether it says there are more."""
+    listed = message[message.index("(") + 1 : message.index(")")].split(", ")
+    more = listed[-1] == "..."
+    return (listed[:-1] if more else listed), more
+
+
+@pytest.mark.rule("DRAW-4", "YARD-2", "OPEN-2", "FOOT-2")
+def test_refusal_reasons_read_in_full() -> None:
+    """The reasons' words, worked out from the position: plays listed, counts, plurals."""
+    seen: set[object] = set()
+    for seed in range(30):
+        rules = Rules.trains(reserve=1) if seed % 2 else Rules.cross(reserve=2)
+        state = cf.new_game(rules, players=3, seed=seed).round
+        rng = random.Random(seed)
+        while not state.is_over:
+            player, board = state.current_player, state.board
+            plays = [str(move) for move in reference.legal_moves(state) if isinstance(move, cf.Play)]
+            draw, passing = _refusal(state, cf.Draw()), _refusal(state, cf.Pass())
+            if plays and state.drawn is None:
+                assert draw is not None
+                listed, more = _listed_plays(str(draw))
+                assert str(draw).startswith(f"player {player} can play (")
+                assert str(draw).endswith(") and so may not draw (DRAW-4)")
+                assert set(listed) <= set(plays)
+                assert (len(listed), more) == (min(3, len(plays)), len(plays) > 3)
+                seen.add(min(len(plays), 5))
+            elif not plays and state.drawn is None and len(state.yard) > state.reserve:
+                assert (
+                    str(passing) == f"player {player} cannot play but the yard has tiles to draw: draw first (DRAW-4)"
+                )
+                seen.add("draw first")
+            elif not plays and state.drawn is None:
+                tiles = "tile" if state.reserve == 1 else "tiles"
+                expected = f"the yard is down to its reserve of {state.reserve} {tiles}: nothing may be drawn, so pass"
+                assert str(draw) == expected + " (YARD-2)"
+                seen.add(tiles)
+            if board.pending is not None and state.drawn is None and len(board.nodes) > 1:
+                node = board.nodes[board.pending]
+                room = rules.arms_for(3) if board.pending == 0 else 3
+                missing = room - len(board.children(board.pending))
+                wrong = next(i for i in range(len(board.nodes)) if i != board.pending)
+                tile = next((t for t in state.hands[player] if t.carries(node.exposed)), None)
+                if tile is not None:
+                    error = _refusal(state, cf.Play(tile, wrong))
+                    assert error is not None
+                    if board.pending == 0:
+                        what = f"the center {node.tile} still needs {missing} arm{'s' * (missing > 1)}"
+                    else:
+                        what = f"a chicken foot on {node.tile} is pending ({missing} toe{'s' * (missing > 1)} to go)"
+                    assert str(error) == f"{what}: play a tile carrying {node.exposed} onto node {board.pending}"
+                    seen.add(("center" if board.pending == 0 else "foot", missing > 1))
+            if board.pending is None and state.drawn is None:
+                size = len(board.nodes)
+                beyond = _refusal(state, cf.Play(state.hands[player][0], size))  # one past the last node
+                assert str(beyond) == f"there is no node {size}: the board has nodes 0 to {size - 1}"
+                seen.add("no node")
+            state = cf.apply(state, rng.choice(cf.legal_moves(state)))
+    assert {1, 3, 4, 5, "no node", "draw first", "tile", "tiles", ("center", True), ("center", False)} <= seen
+    assert {("foot", True), ("foot", False)} <= seen

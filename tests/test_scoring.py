@@ -104,3 +104,20 @@ def test_tie_2_cross_still_tied_players_share() -> None:
     results = _results([(5, 10, 1), (10, 5, 1)])
     assert cf.winners(CROSS, (15, 15, 2), results) == (2,)
     assert cf.winners(CROSS, (15, 15, 20), results) == (0, 1)
+
+
+def test_worst_total_is_every_tile_in_hand_every_round() -> None:
+    from chickenfoot._scoring import worst_total
+
+    # Double-9: each value 0-9 is on 11 half-tiles (10 tiles, the double twice): 45 * 11 = 495 pips.
+    assert worst_total(Rules.trains(), rounds=1) == 495
+    assert worst_total(Rules.cross(), rounds=2) == 2 * (495 + 50)  # SCORE-2: 0-0 is worth 50 in cross
+    assert worst_total(Rules.trains(double_out_penalty=50), rounds=1) == 495 + 50
+
+
+def test_win_utilities_pay_one_to_the_winners_and_average_zero() -> None:
+    from chickenfoot._scoring import win_utilities
+
+    assert win_utilities(3, [0]) == pytest.approx([1.0, -0.5, -0.5])
+    assert win_utilities(4, [1, 2]) == pytest.approx([-1 / 3, 1 / 3, 1 / 3, -1 / 3])
+    assert win_utilities(2, [0, 1]) == pytest.approx([0.0, 0.0])

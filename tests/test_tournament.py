@@ -96,3 +96,65 @@ def test_the_library_imports_no_optional_dependency() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={"PYTHONPATH": src})
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
+
+
+def heaviest(view: cf.PlayerView) -> cf.Move:
+    """A bot written as a plain function: the heaviest play, else the first move (draw or pass)."""
+    plays = [move for move in view.legal_moves if isinstance(move, cf.Play)]
+    return max(plays, key=lambda move: move.tile.pips) if plays else view.legal_moves[0]
+
+
+def test_functions_bot_objects_and_names_play_together_on_any_number_of_workers() -> None:
+    lineup = [heaviest, cf.bots.GreedyBot(), "random"]
+    alone = run_tournament(lineup, games=4, seed=2, workers=1, rules=SMALL)
+    pooled = run_tournament(lineup, games=4, seed=2, workers=2, rules=SMALL)
+    assert alone == pooled
+    assert [standing.bot for standing in alone.standings] == ["heaviest", "GreedyBot()", "random"]
+    # The objects were really consulted: a lineup of names only plays other games.
+    named = run_tournament(["random", "greedy", "random"], games=4, seed=2, workers=1, rules=SMALL)
+    assert named.outcomes != alone.outcomes
+    # A GreedyBot object plays as the name "greedy" does: same deals, same seats, same games.
+    by_name = run_tournament([heaviest, "greedy", "random"], games=4, seed=2, workers=1, rules=SMALL)
+    assert by_name.outcomes == alone.outcomes
+
+
+def test_a_bot_with_a_name_attribute_is_listed_by_it() -> None:
+    class Named:
+        name = "my bot"
+
+        def __call__(self, view: cf.PlayerView) -> cf.Move:
+            return view.legal_moves[0]
+
+    result = run_tournament([Named(), "greedy"], games=1, seed=0, workers=1, rules=SMALL)
+    assert result.lineup == ("my bot", "greedy")
+
+
+def test_a_bot_that_cannot_reach_worker_processes_is_refused_unless_played_here() -> None:
+    def first(view: cf.PlayerView) -> cf.Move:  # local: pickle cannot copy it
+        return view.legal_moves[0]
+
+    with pytest.raises(cf.BotSpecError, match=r"bot .*first cannot be copied to worker processes.*workers=1"):
+        run_tournament([first, "greedy"], games=2, workers=2, rules=SMALL)
+    assert len(run_tournament([first, "greedy"], games=2, workers=1, rules=SMALL).outcomes) == 2
+
+
+def test_an_entry_that_is_no_bot_is_refused() -> None:
+    with pytest.raises(cf.BotSpecError, match="lineup entry 1 is 42"):
+        run_tournament(["greedy", 42], games=1, workers=1)  # type: ignore[list-item]
+
+
+class _Stop(Exception):
+    pass
+
+
+def _stop_after_first(done: int, total: int) -> None:
+    assert total == 10**9
+    raise _Stop
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_huge_tournament_starts_playing_at_once(workers: int) -> None:
+    # The task list is never built: the first game ends (and the progress callback stops the run)
+    # long before a billion tasks could be listed.
+    with pytest.raises(_Stop):
+        run_tournament(["greedy", "random"], games=10**9, workers=workers, rules=SMALL, progress=_stop_after_first)

@@ -347,8 +347,12 @@ def fail_on_rule_gaps(app: Sphinx, exception: Exception | None) -> None:
 PUBLIC_MODULES = (
     "chickenfoot",
     "chickenfoot.actions",
+    "chickenfoot.batch",
+    "chickenfoot.batch.env",
     "chickenfoot.bots",
+    "chickenfoot.gymnasium",
     "chickenfoot.observation",
+    "chickenfoot.reference",
     "chickenfoot.render",
     "chickenfoot.svg",
     "chickenfoot.tournament",

@@ -1,27 +1,35 @@
-"""Checks the golden perft counts: ``python examples/perft/run.py [FILE.perft ...]``.
+"""Checks the golden perft counts: ``python examples/perft/run.py [--reference] [--write] [FILE.perft ...]``.
 
-With no arguments it checks every ``*.perft`` file next to this script. It prints one line per
-position and exits with status 1 if any count differs.
+With no files it checks every ``*.perft`` file next to this script, counting with the engine's
+:func:`chickenfoot.perft`. ``--reference`` counts with :func:`chickenfoot.reference.perft`, the
+plain rules, instead; ``--write`` regenerates the counts in the files from the reference (the
+golden counts are made that way: ``git diff`` then shows any count that changed). It prints one
+line per position and exits with status 1 if any count differs.
 """
 
 from __future__ import annotations
 
+import re
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import chickenfoot as cf
+from chickenfoot import reference
 from chickenfoot._perft import read_perft_file
 
+Counter = Callable[[cf.RoundState, int], int]
 
-def check(path: Path) -> int:
-    """Checks every case in one file; returns the number of wrong counts."""
+
+def check(path: Path, count: Counter) -> int:
+    """Checks every case in one file with ``count``; returns the number of wrong counts."""
     wrong = 0
     for case in read_perft_file(path.read_text(encoding="utf-8")):
         state = case.state
         started = time.perf_counter()
         for depth, expected in case.counts:
-            got = cf.perft(state, depth)
+            got = count(state, depth)
             if got != expected:
                 wrong += 1
                 print(f"FAIL {path.name} {case.name} depth {depth}: expected {expected}, got {got}")
@@ -30,10 +38,32 @@ def check(path: Path) -> int:
     return wrong
 
 
+def write(path: Path) -> None:
+    """Rewrites every ``perft DEPTH COUNT`` line of one file with the reference's count."""
+    blocks = path.read_text(encoding="utf-8").split("\n\n")
+    for number, block in enumerate(blocks):
+        cases = read_perft_file(block)
+        if cases:
+            state = cases[0].state
+
+            def count(match: re.Match[str], state: cf.RoundState = state) -> str:
+                return f"perft {match[1]} {reference.perft(state, int(match[1]))}"
+
+            blocks[number] = re.sub(r"(?m)^perft (\d+) \d+", count, block)
+    path.write_text("\n\n".join(blocks), encoding="utf-8")
+    print(f"wrote {path}")
+
+
 def main(argv: list[str]) -> int:
-    """Checks the files named in ``argv`` (default: every ``*.perft`` here)."""
-    paths = [Path(arg) for arg in argv] or sorted(Path(__file__).parent.glob("*.perft"))
-    wrong = sum(check(path) for path in paths)
+    """Checks (or with ``--write`` regenerates) the files named in ``argv`` (default: every ``*.perft`` here)."""
+    flags = {arg for arg in argv if arg.startswith("--")}
+    paths = [Path(arg) for arg in argv if arg not in flags] or sorted(Path(__file__).parent.glob("*.perft"))
+    if "--write" in flags:
+        for path in paths:
+            write(path)
+        return 0
+    count: Counter = reference.perft if "--reference" in flags else cf.perft
+    wrong = sum(check(path, count) for path in paths)
     return 1 if wrong else 0
 
 

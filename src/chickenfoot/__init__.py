@@ -10,6 +10,9 @@
 
 from __future__ import annotations
 
+from . import _flavour  # first: it chooses the compiled or the pure core, which the modules below read
+
+# isort: split
 from ._board import Board as Board, Node as Node
 from ._deal import deal_round as deal_round
 from ._determinize import determinize as determinize
@@ -52,6 +55,9 @@ from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
 from ._views import PlayerView as PlayerView, observe as observe
 
 __version__ = "0.1.0"
+
+__compiled__ = _flavour.COMPILED
+"""Whether the rules core running is the one compiled by mypyc (see docs/performance.md)."""
 
 __all__ = [
     "FORMAT_VERSION",

@@ -34,7 +34,7 @@ from ._errors import IllegalMoveError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
 from ._scoring import close_round, winners
-from ._state import GameState, PlayerIndex, RoundResult, RoundState
+from ._state import GameState, PlayerIndex, RoundResult, RoundState, replace_round
 from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
 
@@ -181,7 +181,7 @@ class ChanceGame:
         yard = (tile, *(other for other in state.yard if other is not tile))
         self.drawing = False
         self.events.append((state.current_player, f"got {tile}"))
-        self._advance(apply(attrs.evolve(state, yard=yard), DRAW))
+        self._advance(apply(replace_round(state, yard=yard), DRAW))
 
     def _deal_step(self, outcome: int) -> None:
         rules, players = self.rules, self.players

@@ -65,7 +65,7 @@ from ._board import Board
 from ._engine import apply
 from ._errors import IllegalMoveError, InvalidRecordError
 from ._moves import Draw, Pass, Play
-from ._state import GameState, RoundResult, RoundState
+from ._state import GameState, RoundResult, RoundState, replace_round
 from ._tiles import Tile
 from ._views import PlayerView, observe
 
@@ -123,7 +123,7 @@ def _last_violation(player: _Player, tile: Tile, before: int) -> int:
 def _read_history(view: PlayerView) -> tuple[list[_Player], dict[int, Tile], Board]:
     """Replays the public history on the board, collecting each player's slots and constraints."""
     rules = view.rules
-    board = Board.start(view.board.nodes[0].tile, rules.arms_for(view.players))
+    board = Board.start(view.board.center, rules.arms_for(view.players))
     seats = [_Player([_BEFORE_ROUND], [0], [], [], {}) for _ in range(view.players)]
     identified: dict[int, Tile] = {}  # draw time -> tile, for draws played at once
     open_draw: tuple[int, int] | None = None  # (player, time) of the last draw this turn
@@ -151,9 +151,10 @@ def _read_history(view: PlayerView) -> tuple[list[_Player], dict[int, Tile], Boa
             open_draw = None
         elif type(move) is Play:
             tile, onto = move.tile, move.onto
-            if type(tile) is not Tile or type(onto) is not int or not 0 <= onto < len(board.nodes):
+            if type(tile) is not Tile or type(onto) is not int or not 0 <= onto < len(board):
                 raise InvalidRecordError(f"history entry {time} ({move!r}) is not a play onto the board")
-            if not (tile.mask >> board.nodes[onto].exposed & 1 and board.accepts(board.nodes[onto].exposed, onto)):
+            offered = board.node(onto).exposed
+            if not (tile.mask >> offered & 1 and board.accepts(offered, onto)):
                 raise InvalidRecordError(f"history entry {time} ({move}) does not fit the board")
             if open_draw is not None:
                 identified[open_draw[1]] = tile  # only the drawn tile may be played after a draw
@@ -534,7 +535,7 @@ def _replay(
         rules=rules,
         hands=tuple(hands),
         yard=(*drawn, *yard),
-        board=Board.start(view.board.nodes[0].tile, rules.arms_for(view.players)),
+        board=Board.start(view.board.center, rules.arms_for(view.players)),
         current_player=first if first is not None else 0,
         reserve=view.reserve,
     )
@@ -548,7 +549,7 @@ def _replay(
     ordered = (*state.hands[: view.player], view.hand, *state.hands[view.player + 1 :])
     if sorted(ordered[view.player]) != sorted(state.hands[view.player]):
         raise InvalidRecordError("the viewer's hand does not match their history")  # pragma: no cover
-    return attrs.evolve(state, hands=ordered)
+    return replace_round(state, hands=ordered)
 
 
 def _game(view: PlayerView, round_: RoundState, rng: random.Random) -> GameState:

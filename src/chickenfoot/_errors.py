@@ -79,13 +79,13 @@ class InvalidRecordError(ValueError):
 
 
 class BotSpecError(ValueError):
-    """Raised for a bot name that is not ``random``, ``greedy`` or ``search[:SIMULATIONS]``.
+    """Raised for a bot name that is not ``random``, ``greedy``, ``search[:SIMULATIONS]`` or ``cmd:COMMAND``.
 
     >>> from chickenfoot.bots import make_bot
     >>> make_bot("smart")
     Traceback (most recent call last):
     ...
-    chickenfoot.BotSpecError: unknown bot 'smart': use one of random, greedy, search or search:SIMULATIONS
+    chickenfoot.BotSpecError: unknown bot 'smart': use one of random, greedy, search, search:SIMULATIONS or cmd:COMMAND
     """
 
 

@@ -48,7 +48,7 @@ from ._engine import ends_blocked
 from ._errors import InvalidRecordError, RulesError
 from ._moves import DRAW, Draw, Pass, Play
 from ._rules import PRESETS, Rules
-from ._state import GameState, History, RoundState, _unroll
+from ._state import GameState, History, RoundState, Turn
 from ._tiles import Tile, full_set
 
 __all__ = ["parse_position", "position", "rules_text", "parse_rules_text"]
@@ -203,7 +203,7 @@ def build_board(rules: Rules, players: int, nodes: list[tuple[Tile, int | None]]
     for number, (tile, parent) in enumerate(nodes[1:], start=1):
         if parent is None or not 0 <= parent < number:
             raise InvalidRecordError(f"board node {number} ({tile}) must name an earlier node as its parent")
-        offered = board.nodes[parent].exposed
+        offered = board.node(parent).exposed
         if not tile.carries(offered):
             raise InvalidRecordError(
                 f"board node {number}: {tile} does not match node {parent}, which offers {offered}"
@@ -333,7 +333,11 @@ def _check_history(
     rules: Rules, hands: tuple[tuple[Tile, ...], ...], yard: tuple[Tile, ...], board: Board, reserve: int, log: History
 ) -> None:
     """Checks a round's whole history: its plays built the board; each draw and pass was allowed (DRAW-*)."""
-    turns = _unroll(log)
+    turns: list[Turn] = []
+    while log is not None:  # the persistent list runs newest first
+        turn, log = log
+        turns.append(turn)
+    turns.reverse()
     players = len(hands)
     plays = [(move.tile, move.onto) for _, move in turns if type(move) is Play]
     if plays != [(node.tile, node.parent) for node in board.nodes[1:]]:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import collections
 import importlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
-__all__ = ["run_on_ray"]
+__all__ = ["cloudpickle_dumps", "run_on_ray"]
 
 Task = TypeVar("Task")
 Result = TypeVar("Result")
@@ -22,9 +23,17 @@ def _ray() -> Any:
         ) from None
 
 
+def cloudpickle_dumps() -> Callable[[object], bytes]:
+    """Gets the function Ray copies task arguments with (cloudpickle, which also copies lambdas)."""
+    _ray()  # says how to install Ray if it is missing
+    dumps: Callable[[object], bytes] = importlib.import_module("ray.cloudpickle").dumps
+    return dumps
+
+
 def run_on_ray(
     function: Callable[[Task], Result],
-    tasks: list[Task],
+    tasks: Iterable[Task],
+    total: int,
     address: str | None,
     progress: Callable[[int, int], None] | None,
 ) -> list[Result]:
@@ -32,7 +41,8 @@ def run_on_ray(
 
     Connects to the cluster at ``address``, or starts a local Ray instance when ``address`` is
     ``None`` and none is running (its workers get this package's directory on their path, so
-    a source checkout works too).
+    a source checkout works too). Tasks are submitted as earlier ones finish, a window of
+    them per CPU of the cluster, so the first results come at once whatever ``total`` is.
     """
     ray = _ray()
     if not ray.is_initialized():
@@ -43,16 +53,17 @@ def run_on_ray(
         else:
             ray.init(address=address, log_to_driver=False)
     remote = ray.remote(function)
-    refs = [remote.remote(task) for task in tasks]
-    position = {ref: at for at, ref in enumerate(refs)}
-    results: list[Any] = [None] * len(refs)
-    waiting = list(refs)
-    done = 0
-    while waiting:
-        finished, waiting = ray.wait(waiting, num_returns=1)
-        for ref in finished:
-            results[position[ref]] = ray.get(ref)
-            done += 1
+    window = 4 * max(1, int(ray.cluster_resources().get("CPU", 1)))
+    results: list[Result] = []
+    pending: collections.deque[Any] = collections.deque()
+    for task in tasks:
+        pending.append(remote.remote(task))
+        if len(pending) >= window:
+            results.append(ray.get(pending.popleft()))
             if progress is not None:
-                progress(done, len(refs))
+                progress(len(results), total)
+    while pending:
+        results.append(ray.get(pending.popleft()))
+        if progress is not None:
+            progress(len(results), total)
     return results

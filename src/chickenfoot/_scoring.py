@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 
 from ._rules import Rules
 from ._state import PlayerIndex, RoundResult, RoundState
@@ -22,11 +23,7 @@ def round_scores(state: RoundState) -> tuple[int, ...]:
     >>> round_scores(state) == tuple(sum(tile.pips for tile in hand) for hand in state.hands)
     True
     """
-    value = state.rules.tile_value
-    scores = [sum(value(tile) for tile in hand) for hand in state.hands]
-    if state.went_out is not None and state.board.node(-1).tile.is_double:
-        scores[state.went_out] += state.rules.double_out_penalty
-    return tuple(scores)
+    return state._round.scores()
 
 
 def close_round(totals: Sequence[int], final: RoundState) -> tuple[RoundResult, tuple[int, ...]]:
@@ -83,8 +80,14 @@ def worst_total(rules: Rules, rounds: int) -> int:
 def win_utilities(players: int, won: Sequence[PlayerIndex]) -> list[float]:
     """Gets zero-sum win/loss utilities: a win shared by ``won`` pays 1 in all; everyone's mean is 0.
 
-    >>> win_utilities(3, [0])
-    [1.0, -0.5, -0.5]
+    A sole winner gets exactly 1 and a loser exactly ``-1 / (players - 1)``, the bounds a game
+    declares (each value is computed exactly, then rounded once).
+
+    >>> win_utilities(3, [0]), win_utilities(7, [0])[0]
+    ([1.0, -0.5, -0.5], 1.0)
     """
-    scale = players / (players - 1)
-    return [scale * ((1 / len(won) if seat in won else 0.0) - 1 / players) for seat in range(players)]
+    # A winner's share is n/(n-1) * (1/k - 1/n) = (n-k) / (k(n-1)); a loser's is -1/(n-1).
+    k = len(won)
+    winner = Fraction(players - k, k * (players - 1))
+    loser = Fraction(-1, players - 1)
+    return [float(winner if seat in won else loser) for seat in range(players)]

@@ -1,14 +1,20 @@
-"""Immutable state: the round in play, the finished rounds, and the game around them."""
+"""Immutable state: the round in play, the finished rounds, and the game around them.
+
+:class:`RoundState` and :class:`GameState` are views over :class:`chickenfoot._core.Round` and
+:class:`chickenfoot._core.Game`: each holds one core object and reads its attributes from it,
+so the engine builds one small object per move and the tuples of tiles only when asked for.
+"""
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
-from ._board import Board
-from ._build import builder, new
-from ._moves import Move
+from . import _core
+from ._board import TILES, Board, board_of
+from ._core import DRAW, NONE, PASS, Game, Round, Settings, Turn as _Turn
+from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Play
 from ._rules import Rules
 from ._tiles import Tile
 
@@ -20,21 +26,67 @@ PlayerIndex: TypeAlias = int
 Turn: TypeAlias = tuple[PlayerIndex, Move]
 """One entry of a round's history: who moved, and the move."""
 
-# A persistent list, newest first: (turn, rest) or None. Appending shares the whole past,
-# so keeping every state of a playout costs one small tuple per move.
+# A persistent list, newest first: (turn, rest) or None, as RoundState's constructor takes it.
 History: TypeAlias = tuple[Turn, "History"] | None
 
 
-def _unroll(history: History) -> tuple[Turn, ...]:
-    turns: list[Turn] = []
-    while history is not None:
-        turn, history = history
-        turns.append(turn)
-    turns.reverse()
-    return tuple(turns)
+# -- moves as the core numbers them -----------------------------------------------------------
 
 
-@attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
+class _MoveTable(dict[int, Move]):
+    """Interned public moves keyed by their core code: move generation hands out shared objects."""
+
+    def __missing__(self, code: int) -> Move:
+        move = self[code] = Play(TILES[code & 255], code >> 8)
+        return move
+
+
+MOVES = _MoveTable({DRAW: DRAW_MOVE, PASS: PASS_MOVE})
+"""The public move of each core move code."""
+
+
+def move_code(move: Move) -> int:
+    """Gets the core code of a public move."""
+    if type(move) is Play:
+        return _core.play(move.tile.index, move.onto)
+    return DRAW if type(move) is Draw else PASS
+
+
+# -- rules as the core reads them ---------------------------------------------------------------
+
+_SETTINGS: dict[Rules, Settings] = {}
+
+
+def settings_for(rules: Rules) -> Settings:
+    """Gets the core's reading of ``rules`` (made once per distinct rules)."""
+    settings = _SETTINGS.get(rules)
+    if settings is None:
+        values = tuple(rules.tile_value(tile) for tile in TILES)
+        settings = _SETTINGS[rules] = Settings(
+            rules,
+            rules.max_pip,
+            rules.drawn_tile == "must_play",
+            rules.draw_until_playable,
+            rules.unfillable_foot_ends_round,
+            rules.double_out_penalty,
+            values,
+        )
+    return settings
+
+
+def _tiles(indexes: tuple[int, ...]) -> tuple[Tile, ...]:
+    return tuple([TILES[index] for index in indexes])
+
+
+def _tile_or_none(index: int) -> Tile | None:
+    return None if index == NONE else TILES[index]
+
+
+def _seat_or_none(seat: int) -> int | None:
+    return None if seat == NONE else seat
+
+
+@attrs.frozen(init=False, repr=False)
 class RoundState:
     """Holds one round: hands, yard, layout, and whose turn it is.
 
@@ -47,49 +99,141 @@ class RoundState:
     ([11, 11, 11, 11], 10, 1, 9)
     """
 
-    rules: Rules
-    """The rules in force."""
-    hands: tuple[tuple[Tile, ...], ...]
-    """Each player's tiles, by seat."""
-    yard: tuple[Tile, ...]
-    """The face-down draw pile; ``yard[0]`` is drawn next (DRAW-1)."""
-    board: Board
-    """The layout."""
-    current_player: PlayerIndex
-    """The player to move; once the round is over, the player who went out, or else whose turn was next."""
-    reserve: int
-    """How many yard tiles may never be drawn this round (YARD-1)."""
-    drawn: Tile | None = None
-    """The tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
-    is_over: bool = False
-    """Whether the round has ended (END-1, END-2)."""
-    went_out: PlayerIndex | None = None
-    """The player who played their last tile, if the round ended that way (END-1)."""
-    log: History = attrs.field(default=None, eq=False, repr=False)
-    """The moves of the round so far as a persistent list; read :attr:`history` instead."""
-    # Caches the engine fills in on first use; a state's value never depends on them.
-    _legal: tuple[Move, ...] | None = attrs.field(default=None, init=False, eq=False, repr=False)
-    _held: int | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _round: Round
+    # The core round this state shows.
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: tuple[tuple[Tile, ...], ...],
+        yard: tuple[Tile, ...],
+        board: Board,
+        current_player: PlayerIndex,
+        reserve: int,
+        drawn: Tile | None = None,
+        is_over: bool = False,
+        went_out: PlayerIndex | None = None,
+        log: History = None,
+    ) -> None:
+        """Builds a round from its parts (no checks: readers such as :func:`parse_position` check)."""
+        turns: list[Turn] = []
+        while log is not None:
+            turn, log = log
+            turns.append(turn)
+        chain: _Turn | None = None
+        for player, move in reversed(turns):
+            chain = _Turn(player, move_code(move), chain)
+        core = Round(
+            settings_for(rules),
+            tuple(tuple(tile.index for tile in hand) for hand in hands),
+            tuple(tile.index for tile in yard),
+            board._layout,
+            current_player,
+            reserve,
+            NONE if drawn is None else drawn.index,
+            is_over,
+            NONE if went_out is None else went_out,
+            chain,
+        )
+        self.__attrs_init__(core)
+
+    @property
+    def rules(self) -> Rules:
+        """Gets the rules in force."""
+        rules: Rules = self._round.settings.public
+        return rules
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Gets each player's tiles, by seat."""
+        core = self._round
+        hands: tuple[tuple[Tile, ...], ...] | None = core.hands_view
+        if hands is None:
+            hands = core.hands_view = tuple([_tiles(hand) for hand in core.hands])
+        return hands
+
+    @property
+    def yard(self) -> tuple[Tile, ...]:
+        """Gets the face-down draw pile; ``yard[0]`` is drawn next (DRAW-1)."""
+        core = self._round
+        yard: tuple[Tile, ...] | None = core.yard_view
+        if yard is None:
+            yard = core.yard_view = _tiles(core.yard)
+        return yard
+
+    @property
+    def board(self) -> Board:
+        """Gets the layout."""
+        core = self._round
+        board: Board | None = core.board_view
+        if board is None:
+            board = core.board_view = board_of(core.layout)
+        return board
+
+    @property
+    def current_player(self) -> PlayerIndex:
+        """Gets the player to move; once the round is over, the player who went out, or else whose turn was next."""
+        return self._round.current
+
+    @property
+    def reserve(self) -> int:
+        """Gets how many yard tiles may never be drawn this round (YARD-1)."""
+        return self._round.reserve
+
+    @property
+    def drawn(self) -> Tile | None:
+        """Gets the tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
+        return _tile_or_none(self._round.drawn)
+
+    @property
+    def is_over(self) -> bool:
+        """Tells whether the round has ended (END-1, END-2)."""
+        return self._round.over
+
+    @property
+    def went_out(self) -> PlayerIndex | None:
+        """Gets the player who played their last tile, if the round ended that way (END-1)."""
+        return _seat_or_none(self._round.went_out)
 
     @property
     def players(self) -> int:
         """Gets the number of players."""
-        return len(self.hands)
+        return len(self._round.hands)
 
     @property
     def double(self) -> int:
         """Gets the value of the center double."""
-        return self.board.center.high
+        return _core.HIGH[self._round.layout.at(0).tile]
 
     @property
     def can_draw(self) -> bool:
         """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
-        return len(self.yard) > self.reserve
+        return self._round.can_draw()
 
     @property
     def history(self) -> tuple[Turn, ...]:
         """Gets every ``(player, move)`` of the round so far, oldest first."""
-        return _unroll(self.log)
+        history: tuple[Turn, ...] = self._round.history(MOVES)
+        return history
+
+    @property
+    def log(self) -> History:
+        """Gets the moves of the round so far as a persistent list, newest first; read :attr:`history` instead."""
+        log: History = None
+        for turn in self.history:
+            log = (turn, log)
+        return log
+
+    def __repr__(self) -> str:
+        return (
+            f"RoundState(rules={self.rules!r}, hands={self.hands!r}, yard={self.yard!r}, board={self.board!r}, "
+            f"current_player={self.current_player!r}, reserve={self.reserve!r}, drawn={self.drawn!r}, "
+            f"is_over={self.is_over!r}, went_out={self.went_out!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        parts = (self.rules, self.hands, self.yard, self.board, self.current_player, self.reserve)
+        return (RoundState, (*parts, self.drawn, self.is_over, self.went_out, self.log))
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
@@ -127,7 +271,7 @@ class RoundResult:
     """The round's last state."""
 
 
-@attrs.frozen(weakref_slot=False)  # no weakref slot: see _build
+@attrs.frozen(init=False, repr=False)
 class GameState:
     """Holds a whole game: the round in play, the rounds played, and the running totals (GAME-1).
 
@@ -139,32 +283,82 @@ class GameState:
     (0, (0, 0, 0), False, True)
     """
 
-    rules: Rules
-    """The rules in force."""
-    players: int
-    """The number of players."""
-    seed: int
-    """The seed every deal of the game derives from (DEAL-2)."""
-    round: RoundState
-    """The round in play; once the game is over, the last round's final state."""
-    round_index: int
-    """The 0-based number of the round in play (ROUND-1)."""
-    totals: tuple[int, ...]
-    """Each player's score summed over the finished rounds."""
-    results: tuple[RoundResult, ...] = ()
-    """The finished rounds, oldest first."""
-    winners: tuple[PlayerIndex, ...] = ()
-    """The players who won, once the game is over (GAME-1, TIE-1, TIE-2); empty until then."""
+    _game: Game
+    # The core game this state shows.
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        seed: int,
+        round: RoundState,
+        round_index: int,
+        totals: tuple[int, ...],
+        results: tuple[RoundResult, ...] = (),
+        winners: tuple[PlayerIndex, ...] = (),
+    ) -> None:
+        """Builds a game from its parts (no checks: :func:`~chickenfoot.new_game` and the readers check)."""
+        from ._deal import deal_for  # the deal reads this module's states
+
+        core = Game(deal_for(rules, players), seed, round._round, round_index, totals, results, winners)
+        core.round_view = round
+        self.__attrs_init__(core)
+
+    @property
+    def rules(self) -> Rules:
+        """Gets the rules in force."""
+        rules: Rules = self._game.deal.settings.public
+        return rules
+
+    @property
+    def players(self) -> int:
+        """Gets the number of players."""
+        return self._game.deal.players
+
+    @property
+    def seed(self) -> int:
+        """Gets the seed every deal of the game derives from (DEAL-2)."""
+        return self._game.seed
+
+    @property
+    def round(self) -> RoundState:
+        """Gets the round in play; once the game is over, the last round's final state."""
+        core = self._game
+        view: RoundState | None = core.round_view
+        if view is None:
+            view = core.round_view = round_of(core.round)
+        return view
+
+    @property
+    def round_index(self) -> int:
+        """Gets the 0-based number of the round in play (ROUND-1)."""
+        return self._game.round_index
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Gets each player's score summed over the finished rounds."""
+        return self._game.totals
+
+    @property
+    def results(self) -> tuple[RoundResult, ...]:
+        """Gets the finished rounds, oldest first."""
+        results: tuple[RoundResult, ...] = self._game.results
+        return results
+
+    @property
+    def winners(self) -> tuple[PlayerIndex, ...]:
+        """Gets the players who won, once the game is over (GAME-1, TIE-1, TIE-2); empty until then."""
+        return self._game.winners
 
     @property
     def is_over(self) -> bool:
         """Tells whether every round has been played."""
-        return len(self.results) == self.rules.max_pip + 1  # Rules.rounds, inlined: read every move
+        return self._game.is_over()
 
     @property
     def current_player(self) -> PlayerIndex | None:
         """Gets the player to move, or ``None`` once the game is over."""
-        return None if self.is_over else self.round.current_player
+        return None if self._game.is_over() else self._game.round.current
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -173,6 +367,13 @@ class GameState:
         if not self.is_over:
             rounds.append(self.round.history)
         return tuple(move for turns in rounds for _, move in turns)
+
+    def __repr__(self) -> str:
+        return (
+            f"GameState(rules={self.rules!r}, players={self.players!r}, seed={self.seed!r}, round={self.round!r}, "
+            f"round_index={self.round_index!r}, totals={self.totals!r}, results={self.results!r}, "
+            f"winners={self.winners!r})"
+        )
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
@@ -186,75 +387,59 @@ class GameState:
 
         return render_svg(self)
 
-
-# -- fast private constructors for the engine (see _build) ------------------------------------
-
-_RoundBuilder = builder(RoundState)
-_GameBuilder = builder(GameState)
+    def __reduce__(self) -> tuple[Any, ...]:
+        parts = (self.rules, self.players, self.seed, self.round, self.round_index, self.totals)
+        return (GameState, (*parts, self.results, self.winners))
 
 
-def make_round(
-    rules: Rules,
-    hands: tuple[tuple[Tile, ...], ...],
-    yard: tuple[Tile, ...],
-    board: Board,
-    current_player: PlayerIndex,
-    reserve: int,
-    drawn: Tile | None,
-    is_over: bool,
-    went_out: PlayerIndex | None,
-    log: History,
-    held: int | None,
-) -> RoundState:
-    """Builds a RoundState as its constructor would, several times faster; ``held`` seeds a cache."""
-    if _RoundBuilder is None:  # pragma: no cover - see _build
-        state = RoundState(rules, hands, yard, board, current_player, reserve, drawn, is_over, went_out, log)
-        object.__setattr__(state, "_held", held)
-        return state
-    built = new(_RoundBuilder)
-    built.rules = rules
-    built.hands = hands
-    built.yard = yard
-    built.board = board
-    built.current_player = current_player
-    built.reserve = reserve
-    built.drawn = drawn
-    built.is_over = is_over
-    built.went_out = went_out
-    built.log = log
-    built._legal = None
-    built._held = held
-    built.__class__ = RoundState
-    made: RoundState = built
-    return made
+_new = object.__new__
+_init_round = RoundState.__attrs_init__
+_init_game = GameState.__attrs_init__
 
 
-def make_game(
-    rules: Rules,
-    players: int,
-    seed: int,
-    round: RoundState,
-    round_index: int,
-    totals: tuple[int, ...],
-    results: tuple[RoundResult, ...],
-    winners: tuple[PlayerIndex, ...] = (),
-) -> GameState:
-    """Builds a GameState as its constructor would, several times faster."""
-    if _GameBuilder is None:  # pragma: no cover - see _build
-        return GameState(rules, players, seed, round, round_index, totals, results, winners)
-    built = new(_GameBuilder)
-    built.rules = rules
-    built.players = players
-    built.seed = seed
-    built.round = round
-    built.round_index = round_index
-    built.totals = totals
-    built.results = results
-    built.winners = winners
-    built.__class__ = GameState
-    made: GameState = built
-    return made
+def round_of(core: Round) -> RoundState:
+    """Gets the public state showing the core round ``core``."""
+    state: RoundState = _new(RoundState)
+    _init_round(state, core)
+    return state
 
 
-set_legal = RoundState.__dict__["_legal"].__set__  # fills the cache despite frozen __setattr__
-set_held = RoundState.__dict__["_held"].__set__
+def game_of(core: Game) -> GameState:
+    """Gets the public state showing the core game ``core``."""
+    state: GameState = _new(GameState)
+    _init_game(state, core)
+    return state
+
+
+def replace_round(state: RoundState, **changes: Any) -> RoundState:
+    """Returns ``state`` with some of its constructor's arguments changed (like ``attrs.evolve``)."""
+    parts: dict[str, Any] = {
+        "rules": state.rules,
+        "hands": state.hands,
+        "yard": state.yard,
+        "board": state.board,
+        "current_player": state.current_player,
+        "reserve": state.reserve,
+        "drawn": state.drawn,
+        "is_over": state.is_over,
+        "went_out": state.went_out,
+        "log": state.log,
+    }
+    parts.update(changes)
+    return RoundState(**parts)
+
+
+def replace_game(game: GameState, **changes: Any) -> GameState:
+    """Returns ``game`` with some of its constructor's arguments changed (like ``attrs.evolve``)."""
+    parts: dict[str, Any] = {
+        "rules": game.rules,
+        "players": game.players,
+        "seed": game.seed,
+        "round": game.round,
+        "round_index": game.round_index,
+        "totals": game.totals,
+        "results": game.results,
+        "winners": game.winners,
+    }
+    parts.update(changes)
+    return GameState(**parts)

@@ -8,8 +8,10 @@ any number of workers.
 
 from __future__ import annotations
 
+import inspect
 import math
 import random
+import shlex
 import time
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
@@ -18,13 +20,38 @@ from ._determinize import determinize
 from ._engine import apply, legal_moves
 from ._errors import BotSpecError
 from ._moves import Move, Play
+from ._process_bot import (
+    PROTOCOL_VERSION as PROTOCOL_VERSION,
+    BotFault as BotFault,
+    FaultKind as FaultKind,
+    ProcessBot as ProcessBot,
+    view_message as view_message,
+)
 from ._rules import Rules
 from ._scoring import round_scores
 from ._state import GameState, RoundState
 from ._tiles import Pip, Tile
 from ._views import PlayerView, observe
 
-__all__ = ["Bot", "GreedyBot", "RandomBot", "SearchBot", "check_spec", "greedy_score", "make_bot", "play_out"]
+__all__ = [
+    "PROTOCOL_VERSION",
+    "Bot",
+    "BotFault",
+    "FaultKind",
+    "GreedyBot",
+    "ProcessBot",
+    "RandomBot",
+    "SearchBot",
+    "bot_name",
+    "check_spec",
+    "greedy_score",
+    "make_bot",
+    "play_out",
+    "view_message",
+]
+
+for _public in (BotFault, ProcessBot, view_message):  # documented here, where users import them from
+    _public.__module__ = __name__
 
 
 @runtime_checkable
@@ -216,8 +243,9 @@ class SearchBot:
             raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
         if type(worlds) is not int or worlds < 1:
             raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
-        if seconds is not None and not seconds > 0:
-            raise ValueError(f"seconds must be a positive number or None, got {seconds!r}")
+        if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < math.inf):
+            # A budget of inf or NaN would never end the search; 0 or less would search nothing.
+            raise ValueError(f"seconds must be a finite number above 0 (or None for simulations), got {seconds!r}")
         if not 0 <= exploration < math.inf:  # also refuses NaN
             raise ValueError(f"exploration must be a finite number of 0 or more, got {exploration!r}")
         self.simulations = simulations
@@ -290,34 +318,79 @@ class SearchBot:
                 visited.reward += rewards[visited.mover]
 
 
-_KINDS = ("random", "greedy", "search")
+_KINDS = ("random", "greedy", "search", "cmd")
+_ALLOWED = "use one of random, greedy, search, search:SIMULATIONS or cmd:COMMAND"
 
 
 def check_spec(spec: str) -> tuple[str, int | None]:
-    """Reads a bot name as ``(kind, budget)``, or raises :class:`~chickenfoot.BotSpecError` saying what is allowed."""
-    kind, _, arg = spec.strip().lower().partition(":")
+    """Reads a bot name as ``(kind, budget)``, or raises :class:`~chickenfoot.BotSpecError` saying what is allowed.
+
+    >>> check_spec("search:50"), check_spec("cmd:python my_bot.py")
+    (('search', 50), ('cmd', None))
+    """
+    if not isinstance(spec, str):
+        raise BotSpecError(f"a bot name is text, got {spec!r}: {_ALLOWED}")
+    kind, _, arg = spec.strip().partition(":")
+    kind = kind.lower()
     if kind not in _KINDS:
-        raise BotSpecError(f"unknown bot {spec!r}: use one of random, greedy, search or search:SIMULATIONS")
+        raise BotSpecError(f"unknown bot {spec!r}: {_ALLOWED}")
+    if kind == "cmd":
+        _command(spec)
+        return kind, None
     if not arg:
         return kind, None
-    if kind != "search" or not arg.isdigit() or int(arg) < 1:
+    if kind != "search" or not arg.isascii() or not arg.isdigit() or int(arg) < 1:
         raise BotSpecError(f"bad bot {spec!r}: only search takes a budget, as search:N with N >= 1 simulations")
     return kind, int(arg)
 
 
+def _command(spec: str) -> list[str]:
+    """Splits the program of a ``cmd:COMMAND`` bot name into its arguments, as a POSIX shell would."""
+    try:
+        command = shlex.split(spec.strip().partition(":")[2])
+    except ValueError as error:  # an unclosed quote
+        raise BotSpecError(f"bad bot {spec!r}: its command cannot be split into arguments ({error})") from None
+    if not command:
+        raise BotSpecError(f"bad bot {spec!r}: name the program after cmd:, as in cmd:python my_bot.py")
+    return command
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Builds a bot from its name: ``random``, ``greedy``, ``search`` or ``search:SIMULATIONS``.
+    """Builds a bot from its name: ``random``, ``greedy``, ``search``, ``search:SIMULATIONS`` or ``cmd:COMMAND``.
+
+    ``cmd:COMMAND`` runs a program that speaks the bot protocol (see :class:`ProcessBot`); the
+    command is split like a shell would, and cannot hold a comma where a list of bots is read.
 
     >>> make_bot("search:50", seed=3)
     SearchBot(simulations=50, seed=3)
+    >>> make_bot("cmd:node examples/bots/first.js")
+    ProcessBot(['node', 'examples/bots/first.js'], seconds=5.0)
     >>> make_bot("chess")
     Traceback (most recent call last):
     ...
-    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, greedy, search or search:SIMULATIONS
+    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, greedy, search, search:SIMULATIONS or cmd:COMMAND
     """
     kind, budget = check_spec(spec)
     if kind == "random":
         return RandomBot(seed=seed)
     if kind == "greedy":
         return GreedyBot()
+    if kind == "cmd":
+        return ProcessBot(_command(spec))
     return SearchBot(budget or 100, seed=seed)
+
+
+def bot_name(bot: str | Bot) -> str:
+    """Names a bot for standings: its bot name as given, else its ``name`` attribute, its function name, or its repr.
+
+    >>> bot_name(" greedy"), bot_name(GreedyBot()), bot_name(play_out)
+    ('greedy', 'GreedyBot()', 'play_out')
+    """
+    if isinstance(bot, str):
+        return bot.strip()
+    name = getattr(bot, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    if inspect.isfunction(bot) or inspect.ismethod(bot) or inspect.isbuiltin(bot):
+        return str(bot.__qualname__)
+    return repr(bot)

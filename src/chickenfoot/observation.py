@@ -25,7 +25,13 @@ block                  size   meaning
 ``round``              R      one-hot round number (ROUND-1)
 =====================  =====  ==================================================================
 
-Counts and scores are raw numbers, not scaled. On double-9 with 4 players the vector has
+Counts and scores are raw numbers, not scaled.
+
+The *public history* of the round in play, the main evidence about hidden hands, has its own
+vector (:func:`history`, ``S * n + 2 * n`` entries): who played each board tile (``S`` rows of
+``n`` relative seats, a 1 where that seat played that tile), then each seat's draws and each
+seat's passes this round. It is what the OpenSpiel information-state tensor appends to the
+observation; PettingZoo and Gymnasium environments add it on request. On double-9 with 4 players the vector has
 3 * 55 + 10 + 10 + 1 + 1 + 10 + 4 + 2 + 4 + 4 + 10 = 221 entries.
 
 >>> import chickenfoot as cf
@@ -42,14 +48,25 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._moves import Draw, Pass, Play
 from ._rules import Rules
+from ._scoring import worst_total
 from ._state import GameState
 from ._views import PlayerView, observe
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-__all__ = ["layout", "observation", "observation_size", "write_observation"]
+__all__ = [
+    "history",
+    "history_size",
+    "layout",
+    "observation",
+    "observation_size",
+    "upper_bounds",
+    "write_history",
+    "write_observation",
+]
 
 
 def layout(rules: Rules, players: int) -> tuple[tuple[str, int, int], ...]:
@@ -167,3 +184,85 @@ def observation(source: GameState | PlayerView, player: int | None = None) -> ND
     out = np.zeros(observation_size(view.rules, view.players), np.float32)
     write_observation(view, None, out)
     return out
+
+
+def history_size(rules: Rules, players: int) -> int:
+    """Gets the length of the public history vector: ``S * n`` for who played what, ``n`` draws, ``n`` passes.
+
+    >>> history_size(Rules.trains(), 2)
+    114
+    """
+    return rules.set_size * players + 2 * players
+
+
+def write_history(source: GameState | PlayerView, player: int | None, out: NDArray[np.float32]) -> None:
+    """Writes the public history of the round in play, seen from a player, into ``out`` (zeroed first).
+
+    ``out`` must be a float32 vector of :func:`history_size` entries (see the module doc).
+
+    >>> import chickenfoot as cf
+    >>> game = cf.apply(cf.new_game(cf.Rules.trains(), players=2, seed=1), cf.Play(cf.Tile(9, 8), 0))
+    >>> out = np.ones(history_size(game.rules, 2), np.float32)
+    >>> write_history(game, 1, out)
+    >>> int(out[cf.Tile(9, 8).index * 2 + 1]), int(out.sum())  # played by the seat after player 1
+    (1, 1)
+    """
+    view = _view(source, player)
+    seat, players, tiles = view.player, view.players, view.rules.set_size
+    size = history_size(view.rules, players)
+    if not isinstance(out, np.ndarray) or out.shape != (size,) or out.dtype != np.float32:
+        got = f"shape {out.shape}, dtype {out.dtype}" if isinstance(out, np.ndarray) else type(out).__name__
+        raise ValueError(f"out must be a float32 vector of {size} entries (history_size), got {got}")
+    out.fill(0)
+    draws, passes = tiles * players, tiles * players + players
+    for mover, move in view.history:
+        relative = (mover - seat) % players
+        if type(move) is Play:
+            out[move.tile.index * players + relative] = 1
+        elif type(move) is Draw:
+            out[draws + relative] += 1
+        elif type(move) is Pass:
+            out[passes + relative] += 1
+
+
+def history(source: GameState | PlayerView, player: int | None = None) -> NDArray[np.float32]:
+    """Gets the public history of the round in play, seen from a player, as a new ``float32`` vector.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=1)
+    >>> history(game, 0).shape == (history_size(game.rules, 3),)
+    True
+    """
+    view = _view(source, player)
+    out = np.zeros(history_size(view.rules, view.players), np.float32)
+    write_history(view, None, out)
+    return out
+
+
+def upper_bounds(rules: Rules, players: int, rounds: int, *, with_history: bool = False) -> NDArray[np.float32]:
+    """Gets the largest value each entry can take in a game of ``rounds`` rounds (every entry is 0 or more).
+
+    With ``with_history`` the bounds of :func:`history` follow: a seat draws at most every
+    tile and passes at most once a turn. Learning environments declare these as their spaces.
+
+    >>> bounds = upper_bounds(Rules.trains(), 2, rounds=1, with_history=True)
+    >>> bounds.shape == (observation_size(Rules.trains(), 2) + history_size(Rules.trains(), 2),), float(bounds.max())
+    (True, 495.0)
+    """
+    tiles = rules.set_size
+    largest = {
+        "open_ends": rules.max_pip,
+        "pending_missing": 8,
+        "hand_sizes": tiles,
+        "yard": tiles,
+        "totals": worst_total(rules, rounds),
+    }
+    high = np.ones(observation_size(rules, players), np.float32)
+    for name, start, size in layout(rules, players):
+        high[start : start + size] = largest.get(name, 1)
+    if not with_history:
+        return high
+    played = np.ones(tiles * players, np.float32)
+    draws = np.full(players, tiles, np.float32)
+    passes = np.full(players, (players + 2) * tiles, np.float32)
+    return np.concatenate([high, played, draws, passes])

@@ -44,10 +44,9 @@ import pyspiel
 from . import actions
 from ._chance import ChanceGame
 from ._errors import IllegalMoveError, InvalidMoveError
-from ._moves import Draw, Pass, Play
 from ._rules import Rules, max_round_moves
 from ._scoring import win_utilities, worst_total
-from .observation import layout, observation_size, write_observation
+from .observation import layout, observation_size, write_history, write_observation
 from .render import render_text
 
 __all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "IllegalActionError", "rules_for"]
@@ -128,9 +127,26 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> ChickenfootObserver:
-        """Makes the observer OpenSpiel asks for tensors and strings."""
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        return ChickenfootObserver(self.rules, self.players, perfect_recall, params)
+        """Makes the observer OpenSpiel asks for tensors and strings.
+
+        It honours ``perfect_recall`` and ``private_info``: ``SINGLE_PLAYER`` (the default)
+        includes the player's hand and drawn tile, ``NONE`` leaves them out (their blocks of the
+        tensor stay 0, so the shape is the same). It refuses what it cannot give: every player's
+        private information (``ALL_PLAYERS``), or private information without the public.
+        """
+        if iig_obs_type is None:
+            return ChickenfootObserver(self.rules, self.players, False, params)
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError(
+                "the chickenfoot observer gives one player's view (private_info SINGLE_PLAYER) or the public "
+                "view (NONE), not every player's hands (ALL_PLAYERS): read the state itself for those"
+            )
+        if not iig_obs_type.public_info:
+            raise ValueError(
+                "the chickenfoot observer always includes the public information: ask for public_info=True"
+            )
+        private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        return ChickenfootObserver(self.rules, self.players, bool(iig_obs_type.perfect_recall), params, private)
 
 
 class IllegalActionError(pyspiel.SpielError, IllegalMoveError):  # type: ignore[misc]
@@ -236,10 +252,18 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
 class ChickenfootObserver:
     """Fills OpenSpiel's observation or information-state tensor and strings for one player."""
 
-    def __init__(self, rules: Rules, players: int, perfect_recall: bool, params: dict[str, Any] | None) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        perfect_recall: bool,
+        params: dict[str, Any] | None,
+        private: bool = True,
+    ) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         self.perfect_recall = perfect_recall
+        self.private = private
         self.players = players
         self.rules = rules
         base = observation_size(rules, players)
@@ -260,39 +284,36 @@ class ChickenfootObserver:
         """Writes ``player``'s view of ``state`` into ``tensor``."""
         core = state.core
         write_observation(core.view(player), None, self.tensor[: self.base])
+        if not self.private:  # public information only: no hand, no drawn tile
+            self.dict["hand"][:] = 0
+            self.dict["drawn"][:] = 0
         if not self.perfect_recall:
             return
-        self.tensor[self.base :] = 0
         if core.round is None:
+            self.tensor[self.base :] = 0
             return
-        played_by, draws, passes = self.dict["played_by"], self.dict["draws"], self.dict["passes"]
-        for seat, move in core.round.history:
-            relative = (seat - player) % self.players
-            if type(move) is Play:
-                played_by[move.tile.index, relative] = 1
-            elif type(move) is Draw:
-                draws[relative] += 1
-            elif type(move) is Pass:
-                passes[relative] += 1
+        write_history(core.view(player), None, self.tensor[self.base :])
 
     def string_from(self, state: ChickenfootState, player: int) -> str:
         """Describes ``player``'s view: everything seen so far, or just the present."""
         core = state.core
-        if self.perfect_recall:
+        if self.perfect_recall and self.private:
             return f"p{player} | {core.information(player)}"
+        if self.perfect_recall:  # the events everyone saw
+            return " | ".join([f"p{player}", *(text for seen_by, text in core.events if seen_by is None)])
         view = core.view(player)
         board = view.board
-        parts = [
-            f"p{player}",
-            f"round {view.round_index}",
-            f"hand {' '.join(map(str, sorted(view.hand)))}",
+        parts = [f"p{player}", f"round {view.round_index}"]
+        if self.private:
+            parts.append(f"hand {' '.join(map(str, sorted(view.hand)))}")
+        parts += [
             f"board {' '.join(f'{node.tile}@{node.parent}' for node in board.nodes)}",
             f"pending {board.pending}",
             f"sizes {' '.join(map(str, view.hand_sizes))}",
             f"yard {view.yard_size}",
             f"totals {' '.join(map(str, view.totals))}",
         ]
-        if view.drawn is not None:
+        if view.drawn is not None and self.private:
             parts.append(f"drawn {view.drawn}")
         if view.current_player is not None:
             parts.append(f"to move p{view.current_player}")

@@ -3,12 +3,17 @@
 Install with ``pip install chickenfoot[pettingzoo]``. Agents are ``"player_0"`` … in seat order.
 Each agent observes a dict: ``"observation"``, the ``chickenfoot.observation`` vector (its own
 view, relative seats), and ``"action_mask"``, an ``int8`` flag per action of
-``chickenfoot.actions`` (all 0 unless it is that agent's turn). The agent to move may act
-twice in a row: a draw does not end the turn (DRAW-1).
+``chickenfoot.actions`` (all 0 unless it is that agent's turn); the same mask is in each
+agent's ``info["action_mask"]``. With ``history=True`` the observation vector also carries the
+public history of the round (``chickenfoot.observation.history``: who played each tile, each
+seat's draws and passes), the same content as the OpenSpiel information state. The agent to
+move may act twice in a row: a draw does not end the turn (DRAW-1).
 
 Rewards: ``reward="win"`` (default) pays at the end only: 1 to a sole winner, ties share, and
 the total over all agents is 0 (the same as the OpenSpiel game's ``"win"`` utility).
-``reward="score"`` pays after every round: the mean round score minus one's own, in points.
+``reward="score"`` pays after every round: the mean round score minus one's own, in points,
+or with ``scale=True`` divided by the most one hand can hold (``worst_total(rules, 1)``), so
+within ``[-1, 1]``.
 
 >>> from chickenfoot.pettingzoo import env
 >>> game = env(preset="trains", players=3, rounds=1)
@@ -26,7 +31,6 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import attrs
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -35,22 +39,11 @@ from . import actions
 from ._engine import apply, legal_moves, new_game
 from ._rules import Rules
 from ._scoring import win_utilities, winners, worst_total
-from ._state import GameState
-from .observation import layout, observation, observation_size
+from ._state import GameState, replace_game
+from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
 from .render import render_text
 
 __all__ = ["ChickenfootEnv", "env", "raw_env"]
-
-
-def _bounds(rules: Rules, players: int, rounds: int) -> np.ndarray[Any, np.dtype[np.float32]]:
-    """Gets the largest value each observation entry can take (all are 0 or more)."""
-    tiles = rules.set_size
-    points = worst_total(rules, rounds)
-    largest = {"open_ends": rules.max_pip, "pending_missing": 8, "hand_sizes": tiles, "yard": tiles, "totals": points}
-    high = np.ones(observation_size(rules, players), np.float32)
-    for name, start, size in layout(rules, players):
-        high[start : start + size] = largest.get(name, 1)
-    return high
 
 
 class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc, unused-ignore]
@@ -71,6 +64,8 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         reward: str = "win",
         render_mode: str | None = None,
         rules: Rules | None = None,
+        history: bool = False,
+        scale: bool = False,
     ) -> None:
         super().__init__()
         if rules is None:
@@ -86,10 +81,14 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         if not 1 <= self.rounds <= rules.rounds:
             raise ValueError(f"rounds must be 0 (all) or 1 to {rules.rounds}, got {rounds}")
         self.reward = reward
+        self.history = history
+        self.scale = scale
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         count = actions.action_count(rules)
-        high = _bounds(rules, players, self.rounds)
+        high = upper_bounds(rules, players, self.rounds, with_history=history)
+        self._base = observation_size(rules, players)
+        self._size = self._base + (history_size(rules, players) if history else 0)
         self._observation_spaces = {
             agent: spaces.Dict(
                 {
@@ -121,8 +120,20 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self._agent_to_move()
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._update_masks()
+
+    def _mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+        assert self.game is not None
+        mask = np.zeros(actions.action_count(self.rules), np.int8)
+        if agent == self.agent_selection and not self.terminations.get(agent, True):
+            mask[actions.legal_actions(self.game)] = 1
+        return mask
+
+    def _update_masks(self) -> None:
+        for agent in self.agents:
+            self.infos[agent]["action_mask"] = self._mask(agent)
 
     def _agent_to_move(self) -> str:
         assert self.game is not None
@@ -132,11 +143,11 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         """Gets ``agent``'s observation: its view of the game and its action mask."""
         assert self.game is not None
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(actions.action_count(self.rules), np.int8)
-        if agent == self.agent_selection and not self.terminations.get(agent, True):
-            for action in actions.legal_actions(self.game):
-                mask[action] = 1
-        return {"observation": observation(self.game, seat), "action_mask": mask}
+        vector = np.zeros(self._size, np.float32)
+        write_observation(self.game, seat, vector[: self._base])
+        if self.history:
+            write_history(self.game, seat, vector[self._base :])
+        return {"observation": vector, "action_mask": self._mask(agent)}
 
     def step(self, action: int | None) -> None:
         """Plays ``action`` for the agent to move (``None`` once it is done, as PettingZoo asks)."""
@@ -159,11 +170,12 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         if finished and self.reward == "score":
             scores = after.results[-1].scores
             mean = sum(scores) / self.players
+            unit = worst_total(self.rules, 1) if self.scale else 1
             for seat, score in enumerate(scores):
-                self.rewards[self.possible_agents[seat]] = mean - score
+                self.rewards[self.possible_agents[seat]] = (mean - score) / unit
         if len(after.results) >= self.rounds and not after.is_over:
             # A game cut short: show the last round played, not the round the engine dealt next.
-            after = attrs.evolve(after, round=after.results[-1].final, round_index=game.round_index)
+            after = replace_game(after, round=after.results[-1].final, round_index=game.round_index)
         self.game = after
         if after.is_over or len(after.results) >= self.rounds:
             if self.reward == "win":
@@ -171,6 +183,7 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self._agent_to_move()
+        self._update_masks()
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()

@@ -1,28 +1,38 @@
 """Tournaments: many seeded games between bots, seats rotated, with results that do not depend on how they ran.
 
-Game ``i`` of a tournament is a pure function of ``(rules, lineup, seed, i)``: its deal seed and
-every bot's seed derive from those by SHA-256, and seat ``s`` is taken by ``lineup[(s + i) % n]``.
-So the games can be sharded over any number of processes, or a Ray cluster, and the results,
-gathered back in game order, are the same.
+A lineup mixes bot names (``"greedy"``, ``"search:100"``, ``"cmd:node bot.js"``, see
+:func:`~chickenfoot.bots.make_bot`) with bot objects: a :class:`~chickenfoot.bots.Bot` instance
+or any function from a view to a move. Game ``i`` of a tournament is a pure function of
+``(rules, lineup, seed, i)``: its deal seed and every named bot's seed derive from those by
+SHA-256, and seat ``s`` is taken by ``lineup[(s + i) % n]``. So the games can be sharded over any
+number of processes, or a Ray cluster, and the results, gathered back in game order, are the
+same, provided each bot object chooses from its view alone, as the built-in bots do (a bot
+object is copied into each worker process, or used as is with ``workers=1``).
 """
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import math
 import os
+import pickle
 import statistics
-from collections.abc import Callable, Sequence
-from typing import Literal, TypeAlias
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor
+from typing import Any, Literal, TypeAlias
 
 import attrs
 
 from ._engine import new_game
+from ._errors import BotSpecError
+from ._moves import Move
 from ._rules import Rules
-from .bots import check_spec, make_bot, play_out
+from .bots import Bot, bot_name, check_spec, make_bot, play_out
 
 __all__ = [
     "Backend",
+    "Entrant",
     "Progress",
     "GameOutcome",
     "Standing",
@@ -37,10 +47,19 @@ Backend: TypeAlias = Literal["local", "ray"]
 Progress: TypeAlias = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each finished game."""
 
+Entrant: TypeAlias = "str | Bot"
+"""A lineup entry: a bot name for :func:`~chickenfoot.bots.make_bot`, or a bot (any callable from a view to a move)."""
+
+_WINDOW = 4  # games queued per worker: enough to keep workers busy, few enough to start at once
+
 
 def _derive(*parts: object) -> int:
     digest = hashlib.sha256("/".join(map(str, ("chickenfoot-tournament", *parts))).encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def _ints(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(map(int, values))
 
 
 @attrs.frozen
@@ -64,10 +83,26 @@ class GameOutcome:
     """The final totals, by seat."""
     winners: tuple[int, ...]
     """The winning seats."""
+    faults: tuple[int, ...] = attrs.field(default=(), converter=_ints)
+    """The moves each seat forfeited (a :class:`~chickenfoot.bots.ProcessBot` that failed), by seat; empty if none."""
+    moves: tuple[Move, ...] = ()
+    """Every move of the game, in order, when the tournament kept them (``keep_moves=True``); else empty.
+
+    With the rules, the player count and :attr:`seed` they make a :class:`~chickenfoot.GameRecord`."""
 
 
-def play_game(rules: Rules, lineup: Sequence[str], seed: int, index: int) -> GameOutcome:
+def _faults(bot: object) -> int:
+    faults = getattr(bot, "faults", None)
+    return len(faults) if isinstance(faults, list) else 0
+
+
+def play_game(
+    rules: Rules, lineup: Sequence[Entrant], seed: int, index: int, *, keep_moves: bool = False
+) -> GameOutcome:
     """Plays game ``index`` of a tournament: seats rotated by ``index``, everything seeded from ``seed``.
+
+    Bot names are built afresh for the game (their programs stopped after it); bot objects are used as they are.
+    With ``keep_moves`` the outcome carries every move, so the game can be saved as a record.
 
     >>> outcome = play_game(Rules.trains(), ["greedy", "random"], seed=1, index=1)
     >>> outcome.seats, len(outcome.round_scores)
@@ -76,8 +111,19 @@ def play_game(rules: Rules, lineup: Sequence[str], seed: int, index: int) -> Gam
     players = len(lineup)
     seats = tuple((seat + index) % players for seat in range(players))
     game_seed = _derive(seed, index)
-    bots = [make_bot(lineup[entry], seed=_derive(seed, index, seat)) for seat, entry in enumerate(seats)]
-    game = play_out(new_game(rules, players=players, seed=game_seed), bots)
+    bots: list[Bot] = []
+    for seat, entry in enumerate(seats):
+        bot = lineup[entry]
+        bots.append(make_bot(bot, seed=_derive(seed, index, seat)) if isinstance(bot, str) else bot)
+    before = [_faults(bot) for bot in bots]
+    try:
+        game = play_out(new_game(rules, players=players, seed=game_seed), bots)
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if callable(close):  # a ProcessBot: stop its program between games
+                close()
+    faults = tuple(_faults(bot) - earlier for bot, earlier in zip(bots, before, strict=True))
     return GameOutcome(
         index=index,
         seed=game_seed,
@@ -85,6 +131,8 @@ def play_game(rules: Rules, lineup: Sequence[str], seed: int, index: int) -> Gam
         round_scores=tuple(result.scores for result in game.results),
         totals=game.totals,
         winners=game.winners,
+        faults=faults if any(faults) else (),
+        moves=game.moves if keep_moves else (),
     )
 
 
@@ -98,7 +146,7 @@ class Standing:
     """
 
     bot: str
-    """The bot's name, as in the lineup."""
+    """The bot's name: as in the lineup for a bot name, else its ``name`` attribute, function name or repr."""
     seats: int
     """How many seats of each game it took."""
     games: int
@@ -113,6 +161,8 @@ class Standing:
     """Half-width of the 95% confidence interval of ``win_rate`` (normal, over games)."""
     mean_rounds_won: float
     """Rounds per game in which it scored the lowest (ties shared), per seat."""
+    faults: int = 0
+    """The moves it forfeited over the tournament (a program that answered wrong, crashed or timed out)."""
 
 
 def _mean_ci(samples: list[float]) -> tuple[float, float]:
@@ -137,7 +187,7 @@ class TournamentResult:
     rules: Rules
     """The rules played."""
     lineup: tuple[str, ...]
-    """The bots, one per player; seats rotate through them game by game."""
+    """The bots' names (see :attr:`Standing.bot`), one per player; seats rotate through them game by game."""
     seed: int
     """The tournament's seed."""
     outcomes: tuple[GameOutcome, ...]
@@ -153,6 +203,7 @@ class TournamentResult:
             per_game: list[float] = []
             wins: list[float] = []
             rounds_won: list[float] = []
+            faults = 0
             for outcome in self.outcomes:
                 mine = [seat for seat, entry in enumerate(outcome.seats) if entry in entries]
                 mine_scores = [scores[seat] for scores in outcome.round_scores for seat in mine]
@@ -164,6 +215,7 @@ class TournamentResult:
                     tied = [seat for seat, score in enumerate(scores) if score == low]
                     won += sum(1 for seat in tied if seat in mine) / len(tied)
                 rounds_won.append(won / len(mine))
+                faults += sum(outcome.faults[seat] for seat in mine) if outcome.faults else 0
             mean, ci95 = _mean_ci(per_game)
             win_rate, win_ci95 = _mean_ci(wins)
             rows.append(
@@ -176,17 +228,47 @@ class TournamentResult:
                     win_rate=win_rate,
                     win_ci95=win_ci95,
                     mean_rounds_won=_mean_ci(rounds_won)[0],
+                    faults=faults,
                 )
             )
         return tuple(rows)
 
 
-def _play_task(task: tuple[Rules, tuple[str, ...], int, int]) -> GameOutcome:
-    return play_game(*task)
+_Task: TypeAlias = "tuple[Rules, tuple[Entrant, ...], int, int, bool]"
+
+
+def _play_task(task: _Task) -> GameOutcome:
+    rules, lineup, seed, index, keep_moves = task
+    return play_game(rules, lineup, seed, index, keep_moves=keep_moves)
+
+
+def _check_entrant(at: int, entry: object) -> None:
+    if isinstance(entry, str):
+        check_spec(entry)
+    elif not callable(entry):
+        raise BotSpecError(
+            f"lineup entry {at} is {entry!r}: give a bot name (random, greedy, search:N, cmd:COMMAND) "
+            "or a bot, a callable from a view to a move"
+        )
+
+
+def _check_portable(lineup: tuple[Entrant, ...], dumps: Callable[[object], bytes], where: str) -> None:
+    """Refuses a bot object that cannot be copied to ``where``, saying how to play it instead."""
+    for entry in lineup:
+        if isinstance(entry, str):
+            continue
+        try:
+            dumps(entry)
+        except Exception as error:  # pickling fails in many ways: PicklingError, TypeError, AttributeError
+            raise BotSpecError(
+                f"bot {bot_name(entry)} cannot be copied to {where} ({type(error).__name__}: {error}): "
+                "define it at module level (a function or an instance of a module-level class), "
+                "or play in this process with workers=1"
+            ) from None
 
 
 def run_tournament(
-    lineup: Sequence[str],
+    lineup: Sequence[Entrant],
     games: int,
     *,
     rules: Rules | None = None,
@@ -195,59 +277,77 @@ def run_tournament(
     backend: Backend = "local",
     address: str | None = None,
     progress: Progress | None = None,
+    keep_moves: bool = False,
 ) -> TournamentResult:
     """Plays ``games`` games between the bots of ``lineup`` (one per player), seats rotated.
 
-    ``workers`` local processes (default: all cores; 1 plays in this process), or with
-    ``backend="ray"`` tasks on the Ray cluster at ``address`` (``None`` starts or joins a
-    local one). The results are the same whatever the backend and the number of workers.
+    Each entry is a bot name (see :func:`~chickenfoot.bots.make_bot`) or a bot object: a
+    :class:`~chickenfoot.bots.Bot` or any function from a view to a move. ``workers`` local
+    processes (default: all cores; 1 plays in this process), or with ``backend="ray"`` tasks on
+    the Ray cluster at ``address`` (``None`` starts or joins a local one). Bot objects are copied
+    (pickled) to the workers: one that cannot be, such as a lambda, is refused with
+    :class:`~chickenfoot.BotSpecError` unless ``workers=1``. The results are the same whatever the
+    backend and the number of workers. Games are handed out as workers free up, so even a
+    huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
+    (:attr:`GameOutcome.moves`), for saving the games as records.
 
-    >>> result = run_tournament(["greedy", "random"], games=4, seed=1, workers=1)
+    >>> import chickenfoot as cf
+    >>> def heaviest(view):
+    ...     return max(view.legal_moves, key=lambda move: getattr(move, "tile", cf.Tile(0, 0)).pips)
+    >>> result = run_tournament([heaviest, cf.bots.GreedyBot(), "random"], games=3, seed=1, workers=1)
     >>> [standing.bot for standing in result.standings], len(result.outcomes)
-    (['greedy', 'random'], 4)
+    (['heaviest', 'GreedyBot()', 'random'], 3)
     """
     rules = Rules.trains() if rules is None else rules
     lineup = tuple(lineup)
-    for spec in lineup:
-        check_spec(spec)
+    for at, entry in enumerate(lineup):
+        _check_entrant(at, entry)
     rules.check_players(len(lineup))
     if type(games) is not int or games < 1:
         raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")
     if workers is not None and (type(workers) is not int or workers < 1):
         raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
-    tasks = [(rules, lineup, seed, index) for index in range(games)]
-    if backend == "ray":
-        outcomes = _run_ray(tasks, address, progress)
-    elif backend == "local":
-        outcomes = _run_local(tasks, workers or os.cpu_count() or 1, progress)
-    else:
+    if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    return TournamentResult(rules=rules, lineup=lineup, seed=seed, outcomes=tuple(outcomes))
+    tasks = ((rules, lineup, seed, index, keep_moves) for index in range(games))
+    if backend == "ray":
+        from ._ray import cloudpickle_dumps, run_on_ray
+
+        _check_portable(lineup, cloudpickle_dumps(), "Ray workers")
+        outcomes = run_on_ray(_play_task, tasks, games, address, progress)
+    else:
+        workers = min(workers or os.cpu_count() or 1, games)
+        if workers > 1:
+            _check_portable(lineup, pickle.dumps, "worker processes")
+        outcomes = _run_local(tasks, games, workers, progress)
+    names = tuple(bot_name(entry) for entry in lineup)
+    return TournamentResult(rules=rules, lineup=names, seed=seed, outcomes=tuple(outcomes))
 
 
-def _run_local(
-    tasks: list[tuple[Rules, tuple[str, ...], int, int]], workers: int, progress: Progress | None
-) -> list[GameOutcome]:
+def _run_local(tasks: Iterable[_Task], total: int, workers: int, progress: Progress | None) -> list[GameOutcome]:
     outcomes: list[GameOutcome] = []
-    if workers == 1 or len(tasks) == 1:
+    if workers == 1:
         for task in tasks:
             outcomes.append(_play_task(task))
             if progress is not None:
-                progress(len(outcomes), len(tasks))
+                progress(len(outcomes), total)
         return outcomes
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-        for outcome in pool.map(_play_task, tasks):  # map yields in task order
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for outcome in _in_order(pool, tasks, window=_WINDOW * workers):
             outcomes.append(outcome)
             if progress is not None:
-                progress(len(outcomes), len(tasks))
+                progress(len(outcomes), total)
     return outcomes
 
 
-def _run_ray(
-    tasks: list[tuple[Rules, tuple[str, ...], int, int]], address: str | None, progress: Progress | None
-) -> list[GameOutcome]:
-    from ._ray import run_on_ray
-
-    return run_on_ray(_play_task, tasks, address, progress)
+def _in_order(pool: Executor, tasks: Iterable[_Task], window: int) -> Iterator[GameOutcome]:
+    """Plays the tasks on ``pool``, at most ``window`` queued at once, and yields their outcomes in task order."""
+    pending: collections.deque[Any] = collections.deque()
+    for task in tasks:
+        pending.append(pool.submit(_play_task, task))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()

@@ -8,6 +8,7 @@ import itertools
 import json
 import math
 import secrets
+import shlex
 from pathlib import Path
 
 import attrs
@@ -21,8 +22,9 @@ from .. import __version__
 from .._engine import new_game
 from .._errors import InvalidRecordError, RulesError
 from .._ray import _ray
+from .._records import GameRecord, replay as replay_record
 from .._rules import PRESETS, Rules
-from ..bots import make_bot, play_out
+from ..bots import ProcessBot, make_bot, play_out
 from ..svg import render_svg
 from ..tournament import Standing, TournamentResult, _derive, run_tournament
 from ._options import bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
@@ -175,6 +177,9 @@ def play(
 
 # -- tournament ------------------------------------------------------------------------------
 
+MAX_GAMES = 100_000
+"""The most games ``chickenfoot tournament`` plays: each game's outcome is kept for the standings and JSON."""
+
 
 def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     """Gets the Wilson score interval of a success rate over ``trials`` (95% by default).
@@ -256,12 +261,26 @@ def _write(target: str, text: str, console: Console) -> None:
 
 @app.command(context_settings=CONTEXT)
 @rules_options
-@click.option("--games", type=click.IntRange(1), default=100, show_default=True, help="Number of games.")
+@click.option(
+    "--games",
+    type=click.IntRange(1, MAX_GAMES),
+    default=100,
+    show_default=True,
+    help=f"Number of games (at most {MAX_GAMES:,}).",
+)
 @bots_option(
     "search:50,greedy,greedy,greedy",
-    "The lineup, one bot per player, comma-separated: random, greedy, search, search:N (N simulations a move).",
+    "The lineup, one bot per player, comma-separated: random, greedy, search, search:N (N simulations a move), "
+    "cmd:COMMAND (a program speaking the bot protocol).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; game i's deal derives from it.")
+@click.option(
+    "--move-seconds",
+    type=click.FloatRange(0, 3600, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="Time a cmd: bot has for each move; a late answer forfeits its moves for the rest of the game.",
+)
 @click.option(
     "--workers",
     type=click.IntRange(1),
@@ -285,17 +304,27 @@ def _write(target: str, text: str, console: Console) -> None:
     "--json", "json_path", metavar="FILE", default=None, help="Also write standings and games as JSON (- for stdout)."
 )
 @click.option("--csv", "csv_path", metavar="FILE", default=None, help="Also write the standings as CSV (- for stdout).")
+@click.option(
+    "--save-games",
+    "save_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    metavar="DIR",
+    help="Save every game as a record naming its players: DIR/game-0001.json, ... (read with `replay`).",
+)
 def tournament(
     preset: str,
     rule_overrides: tuple[str, ...],
     games: int,
     bots: str,
     seed: int,
+    move_seconds: float,
     workers: int | None,
     backend: str,
     address: str | None,
     json_path: str | None,
     csv_path: str | None,
+    save_dir: Path | None,
 ) -> None:
     """Play many games between bots, seats rotated, and tabulate how each did."""
     rules = build_rules(preset, rule_overrides)
@@ -311,6 +340,11 @@ def tournament(
             _ray()
         except ImportError as error:
             raise click.ClickException(str(error)) from None
+    # A program's bot gets the move time asked for, and keeps its bot name in the standings.
+    entrants = [
+        ProcessBot(shlex.split(name[4:]), seconds=move_seconds, name=name) if name[:4].lower() == "cmd:" else name
+        for name in lineup
+    ]
     columns = (
         TextColumn("games"),
         BarColumn(),
@@ -331,7 +365,7 @@ def tournament(
 
     try:
         result = run_tournament(
-            lineup,
+            entrants,
             games,
             rules=rules,
             seed=seed,
@@ -339,16 +373,43 @@ def tournament(
             backend="ray" if backend == "ray" else "local",
             address=address,
             progress=advance,
+            keep_moves=save_dir is not None,
         )
     except (ImportError, ConnectionError) as error:
         raise click.ClickException(str(error)) from None
     finally:
         progress.stop()
     console.print(_standings_table(result))
+    for standing in result.standings:
+        if standing.faults:
+            console.print(
+                Text.assemble(
+                    (standing.bot, "bold red"),
+                    f" forfeited {standing.faults} moves (an illegal answer, a crash or a timeout): "
+                    "the first legal move was played instead",
+                )
+            )
     if json_path is not None:
         _write(json_path, _result_json(result), console)
     if csv_path is not None:
         _write(csv_path, _result_csv(result), console)
+    if save_dir is not None:
+        _save_games(result, save_dir, console)
+
+
+def _save_games(result: TournamentResult, directory: Path, console: Console) -> None:
+    """Writes each game of ``result`` as a record whose headers name the bot in every seat."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise click.ClickException(f"cannot write games to {directory}: {error}") from None
+    players = len(result.lineup)
+    for outcome in result.outcomes:
+        game = replay_record(GameRecord(result.rules, players, outcome.seed, outcome.moves))[-1]
+        names = [result.lineup[entry] for entry in outcome.seats]
+        event = f"chickenfoot tournament, seed {result.seed}, game {outcome.index + 1}"
+        save_record(game, directory / f"game-{outcome.index + 1:04d}.json", names=names, event=event)
+    console.print(Text(f"saved {len(result.outcomes)} games to {directory}"))
 
 
 # -- replay ----------------------------------------------------------------------------------

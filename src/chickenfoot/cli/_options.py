@@ -73,11 +73,18 @@ def rules_options(function: F) -> F:
     )(function)
 
 
+def _bot_case(name: str) -> str:
+    return name if name[:4].lower() == "cmd:" else name.lower()
+
+
 def parse_bots(text: str, count: int | None = None) -> tuple[str, ...]:
     """Splits a comma-separated bot list; one name is repeated ``count`` times."""
-    names = tuple(part.strip().lower() for part in text.split(",") if part.strip())
+    # A cmd:COMMAND keeps its case (it names a program); the built-in names are read in any case.
+    names = tuple(_bot_case(part.strip()) for part in text.split(",") if part.strip())
     if not names:
-        raise click.BadParameter("name at least one bot: random, greedy, search or search:N", param_hint="'--bots'")
+        raise click.BadParameter(
+            "name at least one bot: random, greedy, search, search:N or cmd:COMMAND", param_hint="'--bots'"
+        )
     for name in names:
         try:
             check_spec(name)

@@ -1,0 +1,87 @@
+"""Constant tables of one rules configuration and player count: tiles by index, actions by parts."""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import numpy as np
+
+from .._rules import Rules
+from .._tiles import Tile, full_set
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+
+@attrs.frozen(eq=False)
+class Tables:
+    """Holds the sizes and lookup tables every batch function of one configuration reads."""
+
+    rules: Rules
+    players: int
+    tiles: int
+    """T, the tiles in the set; tile ``t`` is ``full_set(max_pip)[t]`` (its ``Tile.index``)."""
+    values: int
+    """V = max_pip + 1."""
+    actions: int
+    """``V * V * (V - 1) + 2``, as in ``chickenfoot.actions``."""
+    hand_size: int
+    arms: int
+    reserve: int
+    high: NDArray[Any]
+    """High half of tile t (T + 1 entries: the last is a dummy tile written to by games that do not move it)."""
+    low: NDArray[Any]
+    pair: NDArray[Any]
+    """V x V: the tile carrying both values (symmetric)."""
+    score: NDArray[Any]
+    """What tile t scores left in a hand (SET-2, SCORE-2); 0 for the dummy."""
+    carries: NDArray[Any]
+    """T x V: 1 where tile t carries the value (a double counts once)."""
+    doubles: NDArray[Any]
+    """V: the tile index of each double."""
+
+    @property
+    def yard_slot(self) -> int:
+        """Gets the location code of a tile in the yard (seats are 0 to players - 1)."""
+        return self.players
+
+    @property
+    def board_slot(self) -> int:
+        """Gets the location code of a tile on the board."""
+        return self.players + 1
+
+
+@functools.lru_cache(maxsize=64)
+def tables(rules: Rules, players: int) -> Tables:
+    """Builds (once per configuration) the tables of ``rules`` with ``players`` players, checking the deal (DEAL-1)."""
+    rules.check_players(players)
+    tiles = full_set(rules.max_pip)
+    count, values = len(tiles), rules.max_pip + 1
+    high = np.array([tile.high for tile in tiles] + [0], dtype=np.intp)
+    low = np.array([tile.low for tile in tiles] + [0], dtype=np.intp)
+    pair = np.array([[Tile(a, b).index for b in range(values)] for a in range(values)], dtype=np.intp)
+    score = np.array([rules.tile_value(tile) for tile in tiles] + [0], dtype=np.int32)
+    carries = np.zeros((count, values), dtype=np.int16)
+    carries[np.arange(count), high[:count]] = 1
+    carries[np.arange(count), low[:count]] = 1
+    doubles = np.array([Tile(value, value).index for value in range(values)], dtype=np.int16)
+    for array in (high, low, pair, score, carries, doubles):
+        array.flags.writeable = False
+    return Tables(
+        rules=rules,
+        players=players,
+        tiles=count,
+        values=values,
+        actions=values * values * (values - 1) + 2,
+        hand_size=rules.hand_size_for(players),
+        arms=rules.arms_for(players),
+        reserve=rules.reserve_for(players),
+        high=high,
+        low=low,
+        pair=pair,
+        score=score,
+        carries=carries,
+        doubles=doubles,
+    )

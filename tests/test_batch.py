@@ -1,0 +1,252 @@
+"""The batched engine against the rules engine: every game of a batch, at every step, equals ``apply``."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+import chickenfoot as cf  # noqa: E402
+from _games import play_randomly  # noqa: E402
+from chickenfoot import actions, batch  # noqa: E402
+from chickenfoot._scoring import win_utilities  # noqa: E402
+
+# Both presets, every option, every set and player counts 2 to 8.
+CONFIGS = [
+    (cf.Rules.trains(), 4),
+    (cf.Rules.cross(), 3),
+    (cf.Rules.trains(max_pip=6, reserve=0, unfillable_foot_ends_round=True, double_out_penalty=50), 2),
+    (cf.Rules.cross(center_fallback="highest_double", blank_value=25), 4),
+    (cf.Rules.cross(max_pip=12, drawn_tile="must_play", center_arms=6, draw_until_playable=True), 5),
+    (cf.Rules.trains(max_pip=12, drawn_tile="may_play", double_blank_value=50, center_arms=8), 6),
+    (cf.Rules.trains(max_pip=15, hand_size=9, tie_break="zero_rounds"), 7),
+    (cf.Rules.cross(max_pip=18, unfillable_foot_ends_round=True, reserve=2), 8),
+    (cf.Rules.trains(max_pip=18, draw_until_playable=True), 2),
+]
+IDS = [f"{rules.deal}-d{rules.max_pip}-{players}p-{i}" for i, (rules, players) in enumerate(CONFIGS)]
+
+
+def play_along(games: batch.Batch, states: list, rng: random.Random, steps: int) -> None:
+    """Steps every game with random legal actions, checking mask and state against the engine each step."""
+    for _ in range(steps):
+        mask = batch.legal_action_mask(games)
+        chosen = []
+        for i, state in enumerate(states):
+            assert mask[i].tolist() == actions.action_mask(state)
+            legal = actions.legal_actions(state)
+            action = rng.choice(legal) if legal else 0
+            chosen.append(action)
+            if legal:
+                states[i] = cf.apply(state, actions.decode(action, state))
+        before = [batch.to_state(games, i) for i in range(games.size)]
+        stepped = batch.step(games, np.array(chosen))
+        assert [batch.to_state(games, i) for i in range(games.size)] == before  # step is pure
+        games = stepped
+        for i, state in enumerate(states):
+            assert batch.to_state(games, i) == state
+        if all(not actions.legal_actions(state) for state in states):
+            return
+
+
+@pytest.mark.rule("PLAY-1", "OPEN-2", "FOOT-2", "DRAW-1", "END-2", "ROUND-1")
+@pytest.mark.parametrize(("rules", "players"), CONFIGS, ids=IDS)
+def test_games_from_random_positions_follow_apply(rules: cf.Rules, players: int) -> None:
+    rng = random.Random(players * 1000 + rules.max_pip)
+    states = [play_randomly(cf.new_game(rules, players, seed), rng.randrange(0, 300), rng) for seed in range(3)]
+    games = batch.from_states(states, deal="engine")
+    assert [batch.to_state(games, i) for i in range(3)] == states
+    play_along(games, states, rng, steps=120 if rules.max_pip < 15 else 60)
+
+
+@pytest.mark.rule("GAME-1", "TIE-1", "TIE-2", "SCORE-1", "SCORE-2")
+@pytest.mark.parametrize("rules", [cf.Rules.trains(max_pip=6), cf.Rules.cross(max_pip=6, hand_size=5)])
+def test_whole_games_from_the_deal_follow_apply(rules: cf.Rules) -> None:
+    rng = random.Random(5)
+    games = batch.init(rules, 3, np.arange(4), deal="engine")
+    states = [cf.new_game(rules, 3, seed) for seed in range(4)]
+    play_along(games, states, rng, steps=2000)
+    assert all(state.is_over for state in states)
+
+
+@pytest.mark.parametrize(("rules", "players"), CONFIGS[:5], ids=IDS[:5])
+def test_single_rounds_follow_apply(rules: cf.Rules, players: int) -> None:
+    rng = random.Random(3)
+    states = [play_randomly(cf.new_game(rules, players, seed), rng.randrange(0, 40), rng).round for seed in range(4)]
+    games = batch.from_states(states)
+    play_along(games, states, rng, steps=400)
+    assert all(state.is_over for state in states)
+    assert games.single_round
+
+
+@pytest.mark.rule("DEAL-A1", "DEAL-A2", "DEAL-A3", "DEAL-B1", "DEAL-B2", "DEAL-B3", "YARD-1")
+@pytest.mark.parametrize(("rules", "players"), CONFIGS, ids=IDS)
+def test_vectorized_deals_are_deals_the_engine_plays_on(rules: cf.Rules, players: int) -> None:
+    games = batch.init(rules, players, np.arange(40), single_round=True, round_index=1)
+    hand_size = rules.hand_size_for(players)
+    for i in range(games.size):
+        state = batch.to_state(games, i)
+        assert isinstance(state, cf.RoundState)
+        tiles = [tile for hand in state.hands for tile in hand] + [*state.yard, state.board.center]
+        assert sorted(tiles) == sorted(cf.full_set(rules.max_pip))
+        assert len(state.board.nodes) == 1
+        assert state.board.pending == 0
+        assert state.board.missing == rules.arms_for(players)
+        sizes = [len(hand) for hand in state.hands]
+        if rules.deal == "trains":
+            assert sizes == [hand_size] * players
+            assert state.double == rules.max_pip - 1
+        elif len(state.yard) == rules.set_size - players * hand_size:  # DEAL-B3: the holder placed it, next moves
+            placer = (state.current_player - 1) % players
+            assert sizes == [hand_size - (seat == placer) for seat in range(players)]
+        else:  # DEAL-B2: drawn for; the drawer placed it, the next player moves
+            assert rules.center_fallback == "draw" or not any(t.is_double for hand in state.hands for t in hand)
+            assert state.double == rules.max_pip - 1
+            assert sum(sizes) == rules.set_size - len(state.yard) - 1
+    # The engine takes the dealt rounds from there, move for move.
+    rng = random.Random(1)
+    states = [batch.to_state(games, i) for i in range(8)]
+    play_along(batch.from_states(states), states, rng, steps=60)
+
+
+def test_the_same_seed_deals_the_same_game_whatever_the_batch() -> None:
+    rules = cf.Rules.cross()
+    alone = batch.init(rules, 4, [17])
+    among = batch.init(rules, 4, [3, 17, 99])
+    assert batch.to_state(alone, 0) == batch.to_state(among, 1)
+    assert batch.to_state(among, 0) != batch.to_state(among, 1)
+
+
+@pytest.mark.parametrize(("rules", "players"), CONFIGS, ids=IDS)
+def test_random_and_greedy_actions_are_legal(rules: cf.Rules, players: int) -> None:
+    games = batch.init(rules, players, np.arange(64))
+    rng = np.random.default_rng(0)
+    for step in range(150):
+        mask = batch.legal_action_mask(games)
+        live = ~games.game_over
+        for chosen in (batch.random_actions(games, rng), batch.greedy_actions(games)):
+            assert mask[np.arange(games.size), chosen][live].all()
+        picker = batch.greedy_actions(games) if step % 3 == 0 else batch.random_actions(games, rng)
+        batch.step_inplace(games, picker)
+
+
+def test_random_actions_are_uniform_over_the_legal_ones() -> None:
+    rng = random.Random(4)
+    state = cf.new_game(cf.Rules.trains(), 2, 4).round
+    while len(actions.legal_actions(state)) < 4:
+        state = cf.apply(state, rng.choice(cf.legal_moves(state)))
+    games = batch.from_states([state] * 4000)
+    picks = batch.random_actions(games, np.random.default_rng(1))
+    legal = actions.legal_actions(state)
+    counts = np.bincount(picks, minlength=actions.action_count(state.rules))[legal]
+    assert len(legal) > 2
+    assert counts.sum() == 4000
+    expected = 4000 / len(legal)
+    assert ((counts - expected) ** 2 / expected).sum() < 3 * len(legal) + 30  # chi-square, far from a failure
+
+
+@pytest.mark.rule("GAME-1", "TIE-1", "TIE-2")
+@pytest.mark.parametrize("rules", [cf.Rules.trains(max_pip=6), cf.Rules.cross(max_pip=6, hand_size=5)])
+def test_rewards_pay_the_winners_and_autoreset_deals_again(rules: cf.Rules) -> None:
+    games = batch.init(rules, 3, np.arange(32), deal="engine")
+    rng = np.random.default_rng(2)
+    paid = 0
+    while paid < 32:
+        before = games
+        chosen = batch.random_actions(games, rng)
+        games = batch.step(games, chosen, autoreset=True)
+        for i in np.flatnonzero(games.terminated):
+            paid += 1
+            last = batch.to_state(before, int(i))
+            final = cf.apply(last, actions.decode(int(chosen[i]), last))
+            assert final.is_over
+            assert games.rewards[i].tolist() == pytest.approx(win_utilities(3, final.winners))
+            assert games.seed[i] == i + 32
+            assert not games.game_over[i]
+            assert batch.to_state(games, int(i)) == cf.new_game(rules, 3, int(i) + 32)
+        assert games.rewards[~games.terminated].sum() == 0
+
+
+def test_illegal_actions_are_refused_and_change_nothing() -> None:
+    games = batch.init(cf.Rules.trains(), 4, np.arange(3), deal="engine")
+    before = [batch.to_state(games, i) for i in range(3)]
+    draw = actions.draw_action(games.tables.rules)
+    with pytest.raises(cf.IllegalMoveError, match="illegal action in 3 games"):
+        batch.step_inplace(games, np.full(3, draw))
+    with pytest.raises(cf.IllegalMoveError, match="one per game"):
+        batch.step(games, np.zeros(2, dtype=int))
+    assert [batch.to_state(games, i) for i in range(3)] == before
+
+
+def test_a_batch_holds_one_configuration() -> None:
+    mixed = [cf.new_game(cf.Rules.trains(), 4, 1), cf.new_game(cf.Rules.trains(), 3, 1)]
+    with pytest.raises(cf.RulesError, match="one rules configuration and player count"):
+        batch.from_states(mixed)
+    with pytest.raises(TypeError, match="GameStates only or RoundStates only"):
+        batch.from_states([mixed[0], mixed[0].round])
+    with pytest.raises(cf.RulesError, match="57 tiles"):
+        batch.init(cf.Rules.cross(), 8, [0])
+    with pytest.raises(ValueError, match="seeds must be"):
+        batch.init(cf.Rules.cross(), 2, [])
+    with pytest.raises(ValueError, match="deal must be"):
+        batch.init(cf.Rules.cross(), 2, [1], deal="python")
+
+
+def test_current_player_and_masks_of_finished_games() -> None:
+    rules = cf.Rules.trains(max_pip=6)
+    games = batch.init(rules, 2, [0, 1], single_round=True)
+    rng = np.random.default_rng(0)
+    while not games.game_over.all():
+        expected = [batch.to_state(games, i).current_player for i in range(2)]
+        current = batch.current_player(games)
+        assert [c if c >= 0 else None for c in current.tolist()] == [
+            None if over else player for player, over in zip(expected, games.game_over.tolist(), strict=True)
+        ]
+        batch.step_inplace(games, batch.random_actions(games, rng))
+    assert not batch.legal_action_mask(games).any()
+    assert (batch.current_player(games) == -1).all()
+
+
+@pytest.mark.parametrize(("rules", "players"), CONFIGS[:6], ids=IDS[:6])
+def test_observations_equal_the_single_game_vectors(rules: cf.Rules, players: int) -> None:
+    from chickenfoot.observation import observation
+
+    rng = random.Random(8)
+    states = [play_randomly(cf.new_game(rules, players, seed), rng.randrange(0, 400), rng) for seed in range(6)]
+    games = batch.from_states(states)
+    for seat in range(players):
+        vectors = batch.observations(games, seat)
+        for i, state in enumerate(states):
+            assert vectors[i].tolist() == observation(state, seat).tolist()
+
+
+@pytest.mark.rule("SCORE-1", "GAME-1", "ROUND-1")
+@pytest.mark.parametrize(
+    ("rules", "players"), [CONFIGS[2], (cf.Rules.cross(max_pip=6, hand_size=5, center_fallback="highest_double"), 3)]
+)
+def test_vectorized_deals_score_and_deal_rounds_as_apply(rules: cf.Rules, players: int) -> None:
+    games = batch.init(rules, players, np.arange(3))
+    rng = np.random.default_rng(4)
+    rounds_checked = 0
+    for _ in range(1500):
+        chosen = batch.random_actions(games, rng)
+        after = batch.step(games, chosen)
+        for i in np.flatnonzero(~games.game_over):
+            before = batch.to_state(games, int(i))
+            expected = cf.apply(before, actions.decode(int(chosen[i]), before))
+            got = batch.to_state(after, int(i))
+            if expected.round_index == before.round_index or expected.is_over:
+                assert got == expected
+            else:  # a new round: apply deals it with new_game's generator, the batch with its own
+                rounds_checked += 1
+                assert (got.results, got.totals, got.round_index) == (
+                    expected.results,
+                    expected.totals,
+                    expected.round_index,
+                )
+                assert got.round.double == expected.round.double or rules.center_fallback != "draw"
+        games = after
+        if games.game_over.all() or rounds_checked >= 8:
+            break
+    assert rounds_checked >= 8
