@@ -57,18 +57,6 @@ def tile_index(high: int, low: int) -> int:
     return high * (high + 1) // 2 + low
 
 
-def values_in(mask: int) -> list[int]:
-    """Lists the pip values whose bits are set in ``mask``, lowest first."""
-    values: list[int] = []
-    value = 0
-    while mask:
-        if mask & 1:
-            values.append(value)
-        mask >>= 1
-        value += 1
-    return values
-
-
 def play(tile: int, onto: int) -> int:
     """Gets the code of the move putting ``tile`` onto node ``onto``."""
     return onto << 8 | tile
