@@ -10,14 +10,14 @@ from typing import SupportsIndex, TypeAlias
 import attrs
 
 from ._errors import InvalidMoveError
-from ._tiles import Tile
+from ._tiles import TILE_PATTERN, Tile
 
 __all__ = ["Draw", "Move", "NodeIndex", "Pass", "Play", "parse_move"]
 
 NodeIndex: TypeAlias = int
 """A node's position in :attr:`Board.nodes`: 0 is the center, then in the order placed."""
 
-_PLAY_TEXT = re.compile(r"([0-9]{1,2})-([0-9]{1,2})@([0-9]{1,6})")  # ASCII digits only
+_PLAY_TEXT = re.compile(TILE_PATTERN + "@([0-9]{1,6})")
 
 
 def _node_index(value: SupportsIndex) -> int:

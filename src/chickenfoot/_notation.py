@@ -49,14 +49,13 @@ from ._errors import InvalidRecordError, RulesError
 from ._moves import DRAW, Draw, Pass, Play
 from ._rules import PRESETS, Rules
 from ._state import GameState, History, RoundState, Turn
-from ._tiles import Tile, full_set
+from ._tiles import TILE_PATTERN, Tile, full_set
 
 __all__ = ["parse_position", "position", "rules_text", "parse_rules_text"]
 
-_TILE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})")  # ASCII digits only, like every text reader
-_NODE = re.compile(r"([0-9]{1,2})-([0-9]{1,2})<([0-9]{1,4})")
-_NAME = re.compile(r"[a-z_]+")
-_WORD = re.compile(r"[a-z_]+")
+_TILE = re.compile(TILE_PATTERN)
+_NODE = re.compile(TILE_PATTERN + "<([0-9]{1,4})")
+_NAME = re.compile(r"[a-z_]+")  # an option name, or a word value
 _INT = re.compile(r"[0-9]{1,9}")
 _MAX_TEXT = 20_000  # a double-18 position is about 1,500 characters
 
@@ -91,7 +90,7 @@ def _parse_value(text: str) -> object:
         return {"none": None, "true": True, "false": False}[text]
     if _INT.fullmatch(text):
         return int(text)
-    if _WORD.fullmatch(text):
+    if _NAME.fullmatch(text):
         return text
     raise InvalidRecordError(f"rules option value {text!r} is not a whole number, true, false, none or a word")
 

@@ -10,13 +10,16 @@ from typing_extensions import Self
 
 from ._errors import InvalidMoveError
 
-__all__ = ["MAX_SUPPORTED_PIP", "Pip", "Tile", "full_set"]
+__all__ = ["MAX_SUPPORTED_PIP", "TILE_PATTERN", "Pip", "Tile", "full_set"]
 
 Pip: TypeAlias = int
 """A pip value, 0 (blank) up to the set's highest value."""
 
 MAX_SUPPORTED_PIP = 18
-_TILE_TEXT = re.compile(r"\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})\s*", re.ASCII)  # ASCII digits and spaces only
+TILE_PATTERN = "([0-9]{1,2})-([0-9]{1,2})"
+"""A tile in notation, ``HIGH-LOW`` in ASCII digits: the one pattern every text reader builds on."""
+# Tile.parse is lenient about spaces (" 9 - 5 "); the notations (moves, positions) are exact.
+_TILE_TEXT = re.compile(r"\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})\s*", re.ASCII)
 
 
 @attrs.frozen(init=False, eq=False, repr=False)
