@@ -163,24 +163,37 @@ def test_yard_1_reserve_by_preset_and_player_count() -> None:
 
 
 @pytest.mark.rule("DEAL-B2")
-def test_highest_double_variant_starts_with_the_highest_double_held() -> None:
+def test_highest_double_variant_starts_with_the_next_highest_double_held() -> None:
+    # The variant: nobody holds the round's double D -> the highest double held that is LOWER than
+    # D starts; nobody holds one either -> draw for D (DEAL-B2). Never a double above D.
     rules = Rules.cross(center_fallback="highest_double")
-    checked = 0
-    for seed in range(40):
-        shuffled = list(cf.full_set(9))
-        round_rng(seed, 0).shuffle(shuffled)
-        hands = [shuffled[i * 7 : (i + 1) * 7] for i in range(4)]
-        if any(Tile(9, 9) in h for h in hands):
-            continue
-        held = [(t.high, seat) for seat, h in enumerate(hands) for t in h if t.is_double]
-        value, holder = max(held)
-        state = cf.deal_round(rules, 4, seed, 0)
-        assert state.board.center == Tile(value, value)
-        assert Tile(value, value) not in state.hands[holder]
-        assert state.current_player == (holder + 1) % 4
-        assert state.yard == tuple(shuffled[28:])  # nobody drew
-        checked += 1
-    assert checked > 5
+    fallbacks = draws = 0
+    for seed in range(60):
+        for round_index in (0, 3, 7, 9):
+            scheduled = 9 - round_index
+            shuffled = list(cf.full_set(9))
+            round_rng(seed, round_index).shuffle(shuffled)
+            hands = [shuffled[i * 7 : (i + 1) * 7] for i in range(4)]
+            state = cf.deal_round(rules, 4, seed, round_index)
+            assert state.double <= scheduled
+            if any(Tile(scheduled, scheduled) in hand for hand in hands):
+                assert state.double == scheduled
+                continue
+            lower = [(t.high, seat) for seat, hand in enumerate(hands) for t in hand if t.is_double]
+            lower = [(value, seat) for value, seat in lower if value < scheduled]
+            if not lower:
+                assert state.double == scheduled  # drawn for, as in DEAL-B2
+                assert len(state.yard) < 55 - 28
+                draws += 1
+                continue
+            value, holder = max(lower)
+            assert state.board.center == Tile(value, value)
+            assert Tile(value, value) not in state.hands[holder]
+            assert state.current_player == (holder + 1) % 4
+            assert state.yard == tuple(shuffled[28:])  # nobody drew
+            fallbacks += 1
+    assert fallbacks > 20
+    assert draws > 0
 
 
 @pytest.mark.rule("ROUND-1")

@@ -275,3 +275,26 @@ def test_evaluate_bots_runs_ismcts_with_the_documented_workaround() -> None:
     bots = [RestartableISMCTSBot(game, evaluator, 2.0, 5, random_state=rng) for _ in range(2)]
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, rng)
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+@pytest.mark.parametrize("preset", ["trains", "cross"])
+def test_apply_action_refuses_what_was_not_offered(preset: str) -> None:
+    # Every step: an action outside legal_actions()/chance_outcomes() raises a SpielError (and
+    # an IllegalMoveError) and leaves the state as it was; then a legal one is played.
+    game = pyspiel.load_game("python_chickenfoot", {"preset": preset, "players": 3, "rounds": 1})
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    refused = 0
+    while not state.is_terminal():
+        offered = [a for a, _ in state.chance_outcomes()] if state.is_chance_node() else state.legal_actions()
+        universe = range(game.max_chance_outcomes() if state.is_chance_node() else game.num_distinct_actions())
+        outside = [a for a in universe if a not in offered] + [10**6]
+        before = str(state)
+        for action in rng.sample(outside, min(2, len(outside))):
+            with pytest.raises(pyspiel.SpielError) as caught:
+                state.apply_action(action)
+            assert isinstance(caught.value, cf.IllegalMoveError)
+            refused += 1
+        assert str(state) == before
+        state.apply_action(rng.choice(offered))
+    assert refused > 50

@@ -25,10 +25,6 @@ PRESETS = {"trains": cf.Rules.trains, "cross": cf.Rules.cross}
 CASES = [(preset, name) for preset in PRESETS for name in VARIANTS] + [("cross", name) for name in CROSS_ONLY]
 # Steps per seeded walk; the mutation run (benchmarks/mutation.py) asks for short walks.
 STEPS = int(os.environ.get("CHICKENFOOT_REFERENCE_STEPS", "3000"))
-ISSUE_12 = (
-    "issue 12: the engine lets the highest double held start even above the round's double; "
-    "SPEC now says the next-highest double held below it"
-)
 
 
 def _rules(preset: str, name: str) -> cf.Rules:
@@ -162,9 +158,7 @@ def test_highest_double_never_starts_above_the_round_reference() -> None:
     assert seen == {"round double", "lower double"}
 
 
-@pytest.mark.xfail(strict=True, reason=ISSUE_12)
 def test_highest_double_deals_agree() -> None:
-    """Fails until issue 12 lands: then remove the mark."""
     for game, r in _highest_double_games(range(10)):
         assert cf.deal_round(game.rules, game.players, game.seed, r) == reference.deal(
             game.rules, game.players, game.seed, r
@@ -181,6 +175,9 @@ def _position(
     yard, all but ``drawable`` of them held back as the reserve."""
     used = {t for part in (hands.replace("/", ","), board) for t in re.findall(r"\d-\d", part)}
     yard = [str(t) for t in cf.full_set(6) if str(t) not in used]
+    # The readers check the reserve and the hand sizes against the rules (issue 12): say them.
+    options = f"hand_size=1,reserve={len(yard) - drawable}"
+    rules = rules[:-1] + f",{options}]" if rules.endswith("]") else f"{rules}[{options}]"
     text = f"{rules} 0 {drawn} {len(yard) - drawable} {hands} {','.join(yard)} {board} {status}"
     return cf.parse_position(text)
 

@@ -46,7 +46,7 @@ def test_rules_are_immutable_and_hashable() -> None:
         ({"draw_until_playable": 1}, "draw_until_playable must be True or False"),
         ({"center_fallback": "highest_double"}, "applies to the cross deal only"),
         ({"colour": "red"}, "unknown rules option.*colour"),
-        ({"double_out_penalty": None}, "double_out_penalty must be a whole number 0 or more"),
+        ({"double_out_penalty": None}, "double_out_penalty must be a whole number from 0 to 999,999,999"),
     ],
 )
 def test_invalid_configurations_say_what_to_change(options: dict[str, object], message: str) -> None:

@@ -9,7 +9,7 @@ explicit, and keeps to the engine for everything else (``legal_moves``/``apply``
   that the double's position in a shuffle of the set lands on ``s``), then one event per tile
   dealt, seat by seat, each uniform over the tiles not yet dealt (DEAL-A2, DEAL-A3);
 * *cross* deal: one event per tile dealt (DEAL-B1); if nobody holds the round's double (and the
-  rules do not fall back to the highest double), one event per setup draw, seat by seat, until
+  rules do not fall back to a lower double held), one event per setup draw, seat by seat, until
   the double turns up (DEAL-B2);
 * every draw during play: the player's draw action, then one event uniform over the yard.
   The engine draws ``yard[0]``; here the yard is an unordered pool, so the chosen tile is put
@@ -30,6 +30,7 @@ from ._board import Board
 from ._deal import find_center, open_round, setup_seat, starter_seat
 from ._determinize import determinize
 from ._engine import apply, legal_moves
+from ._errors import IllegalMoveError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
 from ._scoring import close_round, winners
@@ -158,7 +159,19 @@ class ChanceGame:
             self.pool.remove(self.double)  # DEAL-A2: the double is set aside as the center
 
     def apply_chance(self, outcome: int) -> None:
-        """Applies chance's outcome (one of ``chance_outcomes()``)."""
+        """Applies chance's outcome, which must be one of ``chance_outcomes()``.
+
+        Raises :class:`IllegalMoveError` for any other outcome (a starter that is no seat, a tile
+        already dealt or held), leaving the game unchanged.
+        """
+        offered = [choice for choice, _ in self.chance_outcomes()]
+        if type(outcome) is not int or outcome not in offered:
+            starter = self.round is None and self.rules.deal == "trains" and self.starter is None
+            what = "a starter seat" if starter else "a tile index"
+            more = " ..." if len(offered) > 8 else ""
+            raise IllegalMoveError(
+                f"chance outcome {outcome!r:.40} is not offered: the next event is {what}, one of {offered[:8]}{more}"
+            )
         if self.round is None:
             self._deal_step(outcome)
             return

@@ -57,18 +57,6 @@ def tile_index(high: int, low: int) -> int:
     return high * (high + 1) // 2 + low
 
 
-def values_in(mask: int) -> list[int]:
-    """Lists the pip values whose bits are set in ``mask``, lowest first."""
-    values: list[int] = []
-    value = 0
-    while mask:
-        if mask & 1:
-            values.append(value)
-        mask >>= 1
-        value += 1
-    return values
-
-
 def play(tile: int, onto: int) -> int:
     """Gets the code of the move putting ``tile`` onto node ``onto``."""
     return onto << 8 | tile
@@ -622,7 +610,8 @@ def setup_seat(round_index: int, players: int) -> int:
 
 def find_center(hands: list[list[int]], double: int, highest_double_fallback: bool) -> tuple[int, int]:
     """Finds the *cross* center and who places it: the holder of the round's double (DEAL-B2), or, with
-    the highest-double fallback, of the highest double held; the holder is :data:`NONE` when players
+    the highest-double fallback, of the next-highest double held (the highest below the round's
+    double: a round never starts above its schedule); the holder is :data:`NONE` when players
     must draw for it."""
     for seat, hand in enumerate(hands):
         if double in hand:
@@ -631,7 +620,7 @@ def find_center(hands: list[list[int]], double: int, highest_double_fallback: bo
     if highest_double_fallback:
         for seat, hand in enumerate(hands):
             for tile in hand:
-                if is_double(tile) and (HIGH[tile], seat) > (best, holder):
+                if is_double(tile) and HIGH[tile] < HIGH[double] and (HIGH[tile], seat) > (best, holder):
                     best, holder = HIGH[tile], seat
     if holder == NONE:
         return double, NONE

@@ -10,7 +10,7 @@ from __future__ import annotations
 from . import _core
 from ._board import Board
 from ._core import NONE, Deal
-from ._rules import Rules
+from ._rules import Rules, check_seed
 from ._state import PlayerIndex, RoundState, round_of, settings_for
 from ._tiles import Tile
 
@@ -49,6 +49,7 @@ def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> Round
     ([11, 11, 11, 11], 10, '9-9')
     """
     deal = deal_for(rules, players)
+    check_seed(seed)
     if type(round_index) is not int or not 0 <= round_index < rules.rounds:
         raise ValueError(
             f"round_index must be a whole number from 0 to {rules.rounds - 1} "
@@ -79,8 +80,13 @@ def open_round(
 
 
 def find_center(rules: Rules, hands: list[list[Tile]], double: Tile) -> tuple[Tile, PlayerIndex | None]:
-    """Finds the *cross* center and who places it: the holder of the round's double (DEAL-B2), or, under
-    ``center_fallback="highest_double"``, of the highest double held; ``None`` when players must draw for it."""
+    """Finds the *cross* center and who places it; ``None`` for the placer when players must draw for it.
+
+    DEAL-B2: whoever holds the round's double. With ``center_fallback="highest_double"`` and nobody
+    holding it, the next-highest double held: the highest double anyone holds that is *lower* than
+    the round's double (a round never starts above its scheduled double). Nobody holding one
+    either means drawing for the round's double, as in DEAL-B2.
+    """
     indexes = [[tile.index for tile in hand] for hand in hands]
     center, holder = _core.find_center(indexes, double.index, rules.center_fallback == "highest_double")
     return Tile(_core.HIGH[center], _core.LOW[center]), None if holder == NONE else holder

@@ -13,30 +13,38 @@ What the history proves
 How a sample is built
     Each player's tiles are put in *slots*: their starting hand, then one slot per draw whose
     tile was kept. A tile may sit in a slot only if it fitted no open value the player proved
-    they lacked while holding it. Tiles the player played later from hand take the earliest
-    slots that allow them (earliest deadline first), which leaves the freest slots for the hand.
-    The hidden tiles (all tiles outside the viewer's hand and the board) are then placed one
-    at a time, in random order, into a slot or the yard with probability proportional to the
-    room left there, among the places that still leave a complete placement possible (kept
-    true by an alternating-path search, as in bipartite matching). The yard is shuffled. The
-    round is then rebuilt from its start (starting hands; the yard with every drawn tile in
-    draw order) and the public history is replayed through :func:`~chickenfoot.apply`, which
-    also proves the round would not have ended earlier (END-2); the rare sample that fails
-    this is drawn again.
+    they lacked while holding it, and a tile played from hand sits in a slot acquired before
+    that play.
+
+    First, exactly (rejection sampling): a proposal is drawn uniformly among every past with the
+    view's counts (the unseen tiles shuffled over the other hands and the yard, each player's
+    tiles shuffled over their slots) and kept only if every tile sits where the history allows
+    and the rebuilt round replays the public history through :func:`~chickenfoot.apply` (which
+    also proves the round would not have ended earlier, END-2). What is kept is uniform over the
+    consistent pasts. The viewer's own arrangement is drawn by its own loop (their tiles are the
+    same in every past), which keeps it exact.
+
+    If no proposal fits within a budget (300 proposals; views whose history rules out most
+    pasts, about three in ten views of random play), the weighted placement takes over: tiles
+    the player played later from hand take the earliest slots that allow them (earliest
+    deadline first), and the hidden tiles are placed one at a time, in random order, into a slot
+    or the yard with probability proportional to the room left there, among the places that
+    still leave a complete placement possible (an alternating-path search, as in bipartite
+    matching). The yard is shuffled, and the round rebuilt and replayed as above.
 
 Bias
     The target is what a uniform deal makes likely given the public history: every consistent
     past (starting hands, and which tile each draw brought) equally likely, as if nobody's
     choices revealed anything. Counting pasts, not hands, matters: a hand holding no tile
     that fits could have got any of its tiles from the draw, so it is likelier than a hand
-    whose one fitting tile must be the drawn one (a test checks the sampled odds against this
-    count). With no history, or no constraint, the sample is exactly a uniform deal. Otherwise
-    it is close: placing tiles one by one with weights by room left slightly favours
-    placements with many completions, and the tiles a player has played from hand are given
-    the earliest slots that allow them rather than sampled ones. It does not use the *cross*
-    deal's setup draws (DEAL-B2), which the history does not record. With
-    ``center_fallback="highest_double"`` it does use the fact that no starting hand held a
-    double above the center, up to the round's double.
+    whose one fitting tile must be the drawn one. The exact stage samples this target; tests
+    compare it with an exact enumeration of small positions (chi-square), variants included.
+    The weighted placement is close but not exact: placing tiles one by one with weights by
+    room left slightly favours placements with many completions, and played tiles take the
+    earliest slots rather than sampled ones. Neither stage models the *cross* deal's setup
+    draws (DEAL-B2), which the history does not record. With ``center_fallback="highest_double"``
+    and a center below the round's double, no starting hand held a double above the center, up
+    to the round's double (the next-highest double held starts), and samples respect that.
 
 What is not reproduced
     The seed (knowing it would reveal every deal) is replaced by a random one, so later rounds
@@ -65,6 +73,7 @@ __all__ = ["determinize"]
 
 _BEFORE_ROUND = -1  # the acquisition time of the starting hand
 _ATTEMPTS = 100  # resamples allowed when a replay finds the round would have ended earlier
+_EXACT_ATTEMPTS = 300  # proposals the exact sampler makes before the weighted placement takes over
 
 
 @attrs.define
@@ -325,13 +334,106 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         player.slot_caps[0] = size + len(player.played) - (len(player.slot_times) - 1)
         if player.slot_caps[0] < 0:
             raise InvalidRecordError(f"player {seat} holds {size} tiles, fewer than their history allows")
-    played_slots = [_place_played(player, seat) for seat, player in enumerate(seats)]
     unseen = view.unseen
+    exact = _exact_sample(view, seats, identified, rng)
+    if exact is not None:
+        return _game(view, exact, rng)
+    played_slots = [_place_played(player, seat) for seat, player in enumerate(seats)]
     for _ in range(_ATTEMPTS):
         round_ = _sample_round(view, seats, played_slots, identified, unseen, rng)
         if round_ is not None:
             return _game(view, round_, rng)
     raise InvalidRecordError("no sampled deal replays the view's history; is the view from observe()?")
+
+
+def _windows(view: PlayerView, seats: list[_Player]) -> list[dict[Tile, tuple[int, int]]]:
+    """Gets, per seat, the slots each tile it may hold can sit in: ``(first, last)``, or none if it cannot.
+
+    A tile sits in a slot acquired after the last moment holding it would contradict the history
+    (and, if it was played from hand, acquired before that play); the slot itself must allow it.
+    """
+    end = len(view.history)
+    windows: list[dict[Tile, tuple[int, int]]] = []
+    for seat, player in enumerate(seats):
+        times = player.slot_times
+        played = dict(player.played)
+        candidates = [*played, *(view.hand if seat == view.player else view.unseen)]
+        window: dict[Tile, tuple[int, int]] = {}
+        for tile in candidates:
+            when = played.get(tile, end)
+            low = _first_slot_from(times, _last_violation(player, tile, when))
+            high = _first_slot_from(times, when) - 1 if tile in played else len(times) - 1
+            if low <= high:
+                window[tile] = (low, high)
+        windows.append(window)
+    return windows
+
+
+def _exact_sample(
+    view: PlayerView, seats: list[_Player], identified: dict[int, Tile], rng: random.Random
+) -> RoundState | None:
+    """Samples a past uniformly among those consistent with the view, or ``None`` if none turned up in time.
+
+    Proposals are uniform over every past with the view's counts: the unseen tiles shuffled over
+    the other hands' room and the yard, and each seat's tiles shuffled over its slots. A proposal
+    is kept only if it fits the history, so what is kept is uniform over the consistent pasts,
+    exactly the target (rejection sampling). The viewer's own tiles are the same in every past,
+    so their arrangement is drawn by its own rejection loop, which leaves the result exact.
+    """
+    windows = _windows(view, seats)
+    known = [[tile for tile, _ in player.played] for player in seats]
+    known[view.player] += view.hand
+    room = [sum(player.slot_caps) - len(tiles) for player, tiles in zip(seats, known, strict=True)]
+    if room[view.player] != 0 or any(left < 0 for left in room):
+        return None
+    room[view.player] = 0
+    last = len(seats[view.player].slot_times) - 1
+
+    def arrange(seat: int, tiles: list[Tile]) -> list[list[Tile]] | None:
+        """Shuffles ``tiles`` over the seat's slots; ``None`` if the history rules that arrangement out."""
+        rng.shuffle(tiles)
+        player, window = seats[seat], windows[seat]
+        cut: list[list[Tile]] = []
+        at = 0
+        for index, cap in enumerate(player.slot_caps):
+            chunk = tiles[at : at + cap]
+            at += cap
+            for tile in chunk:
+                span = window.get(tile)
+                if span is None or not span[0] <= index <= span[1] or not player.allows(index, tile):
+                    return None
+            cut.append(chunk)
+        if seat == view.player and view.drawn is not None and view.drawn not in cut[last]:
+            return None
+        return cut
+
+    unseen = list(view.unseen)
+    budget = _EXACT_ATTEMPTS
+    while budget > 0:
+        own = None
+        while own is None and budget > 0:
+            budget -= 1
+            own = arrange(view.player, list(known[view.player]))
+        slots: list[list[list[Tile]]] = []
+        while own is not None and len(slots) < len(seats) and budget > 0:
+            budget -= 1
+            rng.shuffle(unseen)
+            slots, start = [], 0
+            for seat in range(len(seats)):
+                if seat == view.player:
+                    slots.append(own)
+                    continue
+                cut = arrange(seat, known[seat] + unseen[start : start + room[seat]])
+                start += room[seat]
+                if cut is None:
+                    slots = []
+                    break
+                slots.append(cut)
+        if len(slots) == len(seats):
+            round_ = _replay(view, seats, slots, identified, unseen[sum(room) :], rng)
+            if round_ is not None:
+                return round_
+    return None
 
 
 def _check_view(view: PlayerView) -> None:

@@ -14,7 +14,7 @@ from ._core import NONE, UNKNOWN, Game, Round
 from ._deal import deal_for
 from ._errors import IllegalMoveError
 from ._moves import Draw, Move, Pass, Play
-from ._rules import Rules
+from ._rules import Rules, check_seed
 from ._scoring import close_round, winners
 from ._state import MOVES, GameState, RoundState, game_of, move_code, round_of
 
@@ -39,6 +39,7 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
     if type(seed) is not int:
         raise TypeError(f"seed must be an int, got {seed!r}")
     deal = deal_for(rules, players)
+    check_seed(seed)  # the limits: a seed of at most 256 bits
     return game_of(Game(deal, seed, deal.deal(seed, 0), 0, (0,) * players, (), ()))
 
 

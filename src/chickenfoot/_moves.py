@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import operator
 import re
+import string
 from typing import SupportsIndex, TypeAlias
 
 import attrs
 
 from ._errors import InvalidMoveError
-from ._tiles import Tile
+from ._tiles import TILE_PATTERN, Tile
 
 __all__ = ["Draw", "Move", "NodeIndex", "Pass", "Play", "parse_move"]
 
 NodeIndex: TypeAlias = int
 """A node's position in :attr:`Board.nodes`: 0 is the center, then in the order placed."""
 
-_PLAY_TEXT = re.compile(r"(\d{1,2})-(\d{1,2})@(\d{1,6})")
+_PLAY_TEXT = re.compile(TILE_PATTERN + "@([0-9]{1,6})")
 
 
 def _node_index(value: SupportsIndex) -> int:
@@ -91,7 +92,9 @@ def parse_move(text: str) -> Move:
     """
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move is written as text like '9-5@3', 'draw' or 'pass', got {text!r}")
-    cleaned = text.strip().lower()
+    if not text.isascii():  # fullwidth or Arabic-Indic digits and Unicode spaces are not the notation
+        raise InvalidMoveError(f"{text!r:.40} is not a move: the notation is ASCII, like '9-5@3', 'draw' or 'pass'")
+    cleaned = text.strip(string.whitespace).lower()
     if cleaned == "draw":
         return DRAW
     if cleaned == "pass":

@@ -39,23 +39,24 @@ True
 from __future__ import annotations
 
 import re
+import string
 
 import attrs
 
 from ._board import Board
 from ._engine import ends_blocked
 from ._errors import InvalidRecordError, RulesError
+from ._moves import DRAW, Draw, Pass, Play
 from ._rules import PRESETS, Rules
-from ._state import GameState, History, RoundState
-from ._tiles import Tile, full_set
+from ._state import GameState, History, RoundState, Turn
+from ._tiles import TILE_PATTERN, Tile, full_set
 
 __all__ = ["parse_position", "position", "rules_text", "parse_rules_text"]
 
-_TILE = re.compile(r"(\d{1,2})-(\d{1,2})")
-_NODE = re.compile(r"(\d{1,2})-(\d{1,2})<(\d{1,4})")
-_NAME = re.compile(r"[a-z_]+")
-_WORD = re.compile(r"[a-z_]+")
-_INT = re.compile(r"\d{1,9}")
+_TILE = re.compile(TILE_PATTERN)
+_NODE = re.compile(TILE_PATTERN + "<([0-9]{1,4})")
+_NAME = re.compile(r"[a-z_]+")  # an option name, or a word value
+_INT = re.compile(r"[0-9]{1,9}")
 _MAX_TEXT = 20_000  # a double-18 position is about 1,500 characters
 
 
@@ -89,7 +90,7 @@ def _parse_value(text: str) -> object:
         return {"none": None, "true": True, "false": False}[text]
     if _INT.fullmatch(text):
         return int(text)
-    if _WORD.fullmatch(text):
+    if _NAME.fullmatch(text):
         return text
     raise InvalidRecordError(f"rules option value {text!r} is not a whole number, true, false, none or a word")
 
@@ -186,6 +187,14 @@ def build_board(rules: Rules, players: int, nodes: list[tuple[Tile, int | None]]
     """Rebuilds a board by placing ``nodes`` in order, rejecting any that does not fit (PLAY-1, FOOT-2)."""
     if not nodes or nodes[0][1] is not None:
         raise InvalidRecordError("the board must start with its center, which has no parent")
+    # Refuse impossible boards before building anything: every tile at most once (SET-1).
+    if len(nodes) > rules.set_size:
+        raise InvalidRecordError(f"the board has {len(nodes)} tiles; double-{rules.max_pip} has {rules.set_size}")
+    seen: set[Tile] = set()
+    for number, (tile, _) in enumerate(nodes):
+        if tile in seen:
+            raise InvalidRecordError(f"board node {number}: {tile} is already on the board; each tile is in one place")
+        seen.add(tile)
     center = nodes[0][0]
     if not center.is_double:
         raise InvalidRecordError(f"the center {center} is not a double")
@@ -255,6 +264,12 @@ def checked_round(
         empty = next((seat for seat, hand in enumerate(hands) if not hand), None)
         if empty is not None:
             raise InvalidRecordError(f"player {empty} holds no tiles, so the round is over (END-1): mark it out{empty}")
+    _check_counts(rules, hands, yard, board, reserve, went_out, log)
+    if log is not None and not is_over:
+        (player, move), _ = log
+        expected = player if type(move) is Draw else (player + 1) % players  # TURN-1
+        if current != expected:
+            raise InvalidRecordError(f"the history's last move hands the turn to player {expected}, not {current}")
     state = RoundState(
         rules=rules,
         hands=hands,
@@ -269,7 +284,82 @@ def checked_round(
     )
     if is_over and went_out is None and not ends_blocked(state):
         raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
+    if not is_over and ends_blocked(state):
+        raise InvalidRecordError("the round is marked in play, but nobody can play or draw: mark it blocked (END-2)")
+    if went_out is not None and current != went_out:
+        raise InvalidRecordError(f"player {went_out} went out, so the player to move must be {went_out}, got {current}")
     return state
+
+
+def _check_counts(
+    rules: Rules,
+    hands: tuple[tuple[Tile, ...], ...],
+    yard: tuple[Tile, ...],
+    board: Board,
+    reserve: int,
+    went_out: int | None,
+    log: History,
+) -> None:
+    """Checks the sizes a deal and some history can produce (DEAL-*, YARD-1), and a history against the board."""
+    players = len(hands)
+    if reserve != rules.reserve_for(players):
+        raise InvalidRecordError(
+            f"the reserve is {reserve}, but these rules keep {rules.reserve_for(players)} (YARD-1)"
+        )
+    dealt = rules.hand_size_for(players)
+    # The yard as dealt; a cross deal may then lose tiles to setup draws (DEAL-B2), a trains deal
+    # sets the center aside first (DEAL-A2), and play only ever draws the yard down.
+    dealt_yard = rules.set_size - players * dealt - (1 if rules.deal == "trains" else 0)
+    drawn = dealt_yard - len(yard)
+    if drawn < 0:
+        raise InvalidRecordError(f"the yard has {len(yard)} tiles, more than the {dealt_yard} these rules deal")
+    if rules.deal == "trains" and len(yard) < reserve:
+        raise InvalidRecordError(f"the yard has {len(yard)} tiles, fewer than the reserve of {reserve} (YARD-1)")
+    gained = sum(max(0, len(hand) - dealt) for hand in hands)
+    if gained > drawn:
+        raise InvalidRecordError(
+            f"hands of {[len(hand) for hand in hands]} tiles need {gained} or more draws beyond a deal of {dealt} "
+            f"each, but only {drawn} tiles have left the yard"
+        )
+    empty = [seat for seat, hand in enumerate(hands) if not hand]
+    if empty and empty != [went_out]:
+        raise InvalidRecordError(f"player {empty[-1]} holds no tiles: only the player who went out can (END-1)")
+    if log is not None:
+        _check_history(rules, hands, yard, board, reserve, log)
+
+
+def _check_history(
+    rules: Rules, hands: tuple[tuple[Tile, ...], ...], yard: tuple[Tile, ...], board: Board, reserve: int, log: History
+) -> None:
+    """Checks a round's whole history: its plays built the board; each draw and pass was allowed (DRAW-*)."""
+    turns: list[Turn] = []
+    while log is not None:  # the persistent list runs newest first
+        turn, log = log
+        turns.append(turn)
+    turns.reverse()
+    players = len(hands)
+    plays = [(move.tile, move.onto) for _, move in turns if type(move) is Play]
+    if plays != [(node.tile, node.parent) for node in board.nodes[1:]]:
+        raise InvalidRecordError("the history's plays are not the board's tiles in placement order")
+    left = len(yard) + sum(type(move) is Draw for _, move in turns)  # the yard when play began
+    previous: tuple[int, object] | None = None
+    for number, (player, move) in enumerate(turns, start=1):
+        if previous is not None:
+            last_player, last_move = previous
+            expected = last_player if type(last_move) is Draw else (last_player + 1) % players  # TURN-1
+            if player != expected:
+                raise InvalidRecordError(
+                    f"history entry {number}: player {player} moved, but it was player {expected}'s turn"
+                )
+        if type(move) is Draw:
+            if left <= reserve:
+                raise InvalidRecordError(
+                    f"history entry {number}: player {player} drew from a yard at its reserve (DRAW-1)"
+                )
+            left -= 1
+        elif type(move) is Pass and left > reserve and not (previous and previous == (player, DRAW)):
+            raise InvalidRecordError(f"history entry {number}: player {player} passed while a draw was owed (DRAW-4)")
+        previous = (player, move)
 
 
 def parse_position(text: str) -> RoundState:
@@ -286,7 +376,9 @@ def parse_position(text: str) -> RoundState:
         raise InvalidRecordError(f"a position is text, got {type(text).__name__}")
     if len(text) > _MAX_TEXT:
         raise InvalidRecordError(f"a position is at most {_MAX_TEXT} characters, got {len(text)}")
-    fields = text.strip().split(" ")
+    if not text.isascii():
+        raise InvalidRecordError("a position is ASCII text: digits 0-9, letters, spaces and - , / < [ ] =")
+    fields = text.strip(string.whitespace).split(" ")
     if len(fields) != 8:
         raise InvalidRecordError(
             f"a position has 8 fields (rules turn drawn reserve hands yard board status), got {len(fields)}"

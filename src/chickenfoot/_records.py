@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any, TypeVar, overload
@@ -38,7 +39,7 @@ from ._engine import apply, new_game
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError
 from ._moves import Draw, Move, Pass, Play, parse_move
 from ._notation import build_board, checked_round
-from ._rules import Rules
+from ._rules import MAX_PLAYERS, MAX_SEED, Rules, check_seed, max_game_moves, max_round_moves
 from ._scoring import round_scores, winners as winners_of
 from ._state import GameState, History, RoundResult, RoundState
 from ._tiles import Tile
@@ -52,7 +53,22 @@ added a record's headers (``names``, ``event``, ``date``, ``result``); nothing e
 
 _READS = (1, 2)  # the versions from_json reads and replay replays
 
+MAX_DOCUMENT = 16 * 2**20
+"""The longest JSON text :func:`from_json` reads; the longest game any rules allow is well under it."""
+
 T = TypeVar("T")
+
+_MOVE_TEXT = re.compile(r"((1[0-8]|0?[0-9])-(1[0-8]|0?[0-9])@[0-9]{1,6}|draw|pass)")  # as record.schema.json
+
+
+def _integral_float(text: str) -> float | int:
+    # JSON has one number type: 2.0 is the number 2, as JSON Schema's "integer" reads it too.
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def _check_header(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -110,6 +126,24 @@ class GameRecord:
     result: str | None = attrs.field(default=None, validator=_check_header)
     """Header: how the game ended, like ``"P1 won; totals 87 54"`` (``"P0 P2 won; ..."`` for a shared
     win), or ``"*"`` while unfinished; :meth:`from_game` writes it and :func:`replay` checks it."""
+
+    def __attrs_post_init__(self) -> None:
+        # A record is read from outside more often than built by the engine: check its fields
+        # here, so replay() and to_json() meet only documented errors.
+        if not isinstance(self.rules, Rules):
+            raise InvalidRecordError(f"a record's rules must be a chickenfoot.Rules, got {type(self.rules).__name__}")
+        try:
+            self.rules.check_players(self.players)
+            check_seed(self.seed)
+        except RulesError as error:
+            raise InvalidRecordError(f"the record's setup cannot be dealt: {error}") from None
+        if type(self.moves) is not tuple or not all(type(move) in (Play, Draw, Pass) for move in self.moves):
+            raise InvalidRecordError("a record's moves must be a tuple of Play, Draw and Pass")
+        bound = max_game_moves(self.rules, self.players)
+        if len(self.moves) > bound:
+            raise InvalidRecordError(f"a game under these rules has at most {bound:,} moves, got {len(self.moves):,}")
+        if type(self.version) is not int:
+            raise InvalidRecordError(f"a record's version must be a whole number, got {self.version!r:.40}")
 
     @classmethod
     def from_game(
@@ -294,9 +328,11 @@ class _Reader:
             raise self.fail(f"unknown field(s) {', '.join(map(str, unknown))}")
         return {key: _Reader(value, f"{self.path}.{key}") for key, value in self.data.items()}
 
-    def items(self) -> list[_Reader]:
+    def items(self, most: int | None = None) -> list[_Reader]:
         if type(self.data) is not list:
             raise self.fail(f"expected a list, got {_kind(self.data)}")
+        if most is not None and len(self.data) > most:
+            raise self.fail(f"expected at most {most:,} items, got {len(self.data):,}")
         return [_Reader(item, f"{self.path}[{index}]") for index, item in enumerate(self.data)]
 
     def integer(self, low: int = 0, high: int | None = None) -> int:
@@ -335,8 +371,11 @@ class _Reader:
         return tile
 
     def move(self) -> Move:
+        text = self.string()
+        if not _MOVE_TEXT.fullmatch(text):  # the schema's pattern: exact notation, no spaces or capitals
+            raise self.fail(f"{text!r:.40} is not a move: write 'HIGH-LOW@NODE' (like '9-5@3'), 'draw' or 'pass'")
         try:
-            return parse_move(self.string())
+            return parse_move(text)
         except InvalidMoveError as error:
             raise self.fail(str(error)) from None
 
@@ -358,13 +397,14 @@ def _read_rules(reader: _Reader) -> Rules:
 def _read_round(reader: _Reader, rules: Rules) -> RoundState:
     keys = ("hands", "yard", "board", "current_player", "reserve", "drawn", "is_over", "went_out", "history")
     fields = reader.obj(keys, optional=("rules",))
-    max_pip = rules.max_pip
-    hands = tuple(tuple(tile.tile(max_pip) for tile in hand.items()) for hand in fields["hands"].items())
+    max_pip, size = rules.max_pip, rules.set_size
+    # Lists are bounded before they are read: no list can hold more tiles than the set (SET-1).
+    hands = tuple(tuple(tile.tile(max_pip) for tile in hand.items(size)) for hand in fields["hands"].items(MAX_PLAYERS))
     if len(hands) < 2:
         raise fields["hands"].fail("a round needs a hand per player, at least 2")
-    yard = tuple(tile.tile(max_pip) for tile in fields["yard"].items())
+    yard = tuple(tile.tile(max_pip) for tile in fields["yard"].items(size))
     nodes: list[tuple[Tile, int | None]] = []
-    for node in fields["board"].items():
+    for node in fields["board"].items(size):
         parts = node.obj(("tile", "parent"))
         nodes.append((parts["tile"].tile(max_pip), parts["parent"].optional(lambda r: r.integer())))
     try:
@@ -379,7 +419,7 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
     if went_out is not None and not is_over:
         raise fields["went_out"].fail("a player went out but the round is not over")
     log: History = None
-    for turn in fields["history"].items():
+    for turn in fields["history"].items(max_round_moves(rules, len(hands))):
         pair = turn.items()
         if len(pair) != 2:
             raise turn.fail("a history entry is [player, move]")
@@ -393,7 +433,7 @@ def _read_round(reader: _Reader, rules: Rules) -> RoundState:
 def _read_table(fields: dict[str, _Reader]) -> tuple[Rules, int]:
     """Reads the rules and the player count of a game or record, checking they can be dealt (DEAL-1)."""
     rules = _read_rules(fields["rules"])
-    players = fields["players"].integer(2, 64)
+    players = fields["players"].integer(2, MAX_PLAYERS)
     try:
         rules.check_players(players)
     except RulesError as error:
@@ -407,9 +447,9 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
     round_ = _read_round(fields["round"], rules)
     if round_.players != players:
         raise fields["round"].fail(f"the round has {round_.players} hands for {players} players")
-    totals = tuple(total.any_integer() for total in fields["totals"].items())
+    totals = tuple(total.any_integer() for total in fields["totals"].items(players))
     results = []
-    for result in fields["results"].items():
+    for result in fields["results"].items(rules.rounds):
         parts = result.obj(("double", "scores", "went_out", "final"))
         final = _read_round(parts["final"], rules)
         if final.players != players:
@@ -417,12 +457,12 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
         results.append(
             RoundResult(
                 double=parts["double"].integer(0, rules.max_pip),
-                scores=tuple(score.any_integer() for score in parts["scores"].items()),
+                scores=tuple(score.any_integer() for score in parts["scores"].items(players)),
                 went_out=parts["went_out"].optional(lambda r: r.integer(0, players - 1)),
                 final=final,
             )
         )
-    winners = tuple(winner.integer(0, players - 1) for winner in fields["winners"].items())
+    winners = tuple(winner.integer(0, players - 1) for winner in fields["winners"].items(players))
     if len(totals) != players or any(len(result.scores) != players for result in results):
         raise fields["totals"].fail(f"totals and every round's scores need one number per player ({players})")
     if len(results) > rules.rounds or (len(results) == rules.rounds) != bool(winners):
@@ -447,31 +487,58 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
         raise fields["round"].fail("once the game is over, the round is the last round's final state")
     if winners and winners != winners_of(rules, totals, results):
         raise fields["winners"].fail(f"the winners must be {list(winners_of(rules, totals, results))} (GAME-1, TIE-*)")
-    return GameState(
+    game = GameState(
         rules=rules,
         players=players,
-        seed=fields["seed"].any_integer(),
+        seed=fields["seed"].integer(-MAX_SEED, MAX_SEED),
         round=round_,
         round_index=round_index,
         totals=totals,
         results=tuple(results),
         winners=winners,
     )
+    _check_replays(game, fields)
+    return game
+
+
+def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
+    """Proves a game read from JSON is the one its seed and moves produce (DEAL-2), else names where it is not."""
+    try:
+        states = replay(GameRecord.from_game(game))
+    except InvalidRecordError as error:
+        raise fields["round"].fail(f"the game's seed and moves do not replay: {error}") from None
+    played = states[-1]
+    for number, (read, real) in enumerate(zip(game.results, played.results, strict=False)):
+        if read != real or read.final.history != real.final.history:
+            raise fields["results"].fail(f"result {number} is not what the seed and its moves produce (DEAL-2)")
+    if game != played or game.round.history != played.round.history:
+        raise fields["round"].fail("the round in play is not what the game's seed and moves produce (DEAL-2)")
 
 
 def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
     rules, players = _read_table(fields)
-    moves = tuple(move.move() for move in fields["moves"].items())
+    seed = fields["seed"].integer(-MAX_SEED, MAX_SEED)
+    listed = fields["moves"].items()
+    bound = max_game_moves(rules, players)
+    if len(listed) > bound:
+        raise fields["moves"].fail(f"a game under these rules has at most {bound:,} moves, got {len(listed):,}")
+    moves = tuple(move.move() for move in listed)
     headers: dict[str, Any] = {}
     if "names" in fields:
-        headers["names"] = tuple(name.string() for name in fields["names"].items())
+        headers["names"] = tuple(name.string() for name in fields["names"].items(players))
     for key in ("event", "date", "result"):
         if key in fields:
             headers[key] = fields[key].string()
     try:
-        return GameRecord(rules, players, fields["seed"].any_integer(), moves, version, **headers)
+        record = GameRecord(rules, players, seed, moves, version, **headers)
     except InvalidRecordError as error:
         raise InvalidRecordError(f"$: {error}") from None
+    try:
+        replay(record)  # a record is read only if its moves are legal in turn (and its result is theirs)
+    except InvalidRecordError as error:
+        where = fields["moves"] if str(error).startswith("move ") else fields.get("result")
+        raise (where.fail(str(error)) if where else InvalidRecordError(f"$: {error}")) from None
+    return record
 
 
 _BODIES: dict[str, tuple[str, ...]] = {
@@ -514,8 +581,10 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
+    if len(text) > MAX_DOCUMENT:
+        raise InvalidRecordError(f"a document is at most {MAX_DOCUMENT:,} characters, got {len(text):,}")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_float=_integral_float, parse_constant=_no_constant)
     except (ValueError, RecursionError) as error:
         raise InvalidRecordError(f"not JSON: {error}") from None
     if type(data) is not dict:
@@ -565,10 +634,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
         raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")
     if record.version not in _READS:
         raise InvalidRecordError(f"this library replays version 1 and 2 records, got {record.version}")
-    try:
-        game = new_game(record.rules, record.players, record.seed)
-    except (RulesError, TypeError) as error:
-        raise InvalidRecordError(f"the record's setup cannot be dealt: {error}") from None
+    game = new_game(record.rules, record.players, record.seed)  # GameRecord checked the setup
     states = [game]
     for number, move in enumerate(record.moves, start=1):
         try:

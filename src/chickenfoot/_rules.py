@@ -15,7 +15,21 @@ from typing_extensions import Self
 from ._errors import RulesError
 from ._tiles import Pip, Tile
 
-__all__ = ["PRESETS", "DealStyle", "DrawnTilePolicy", "Rules", "TieBreak", "CenterFallback", "SUPPORTED_SETS"]
+__all__ = [
+    "PRESETS",
+    "DealStyle",
+    "DrawnTilePolicy",
+    "Rules",
+    "TieBreak",
+    "CenterFallback",
+    "SUPPORTED_SETS",
+    "MAX_OPTION",
+    "MAX_PLAYERS",
+    "MAX_SEED",
+    "check_seed",
+    "max_game_moves",
+    "max_round_moves",
+]
 
 DealStyle: TypeAlias = Literal["trains", "cross"]
 PRESETS: tuple[DealStyle, ...] = ("trains", "cross")  # the names Rules.preset takes
@@ -25,9 +39,18 @@ DrawnTilePolicy: TypeAlias = Literal["must_play", "may_play"]
 TieBreak: TypeAlias = Literal["share", "zero_rounds"]
 """How a tie on the lowest total is broken: shared (TIE-1) or by zero-score rounds (TIE-2)."""
 CenterFallback: TypeAlias = Literal["draw", "highest_double"]
-"""*cross* deal: when nobody holds the round's double, draw for it (DEAL-B2) or start with the highest double held."""
+"""*cross* deal, nobody holds the round's double: draw for it (DEAL-B2) or start with the next-highest double held."""
 
 SUPPORTED_SETS = (6, 9, 12, 15, 18)  # SET-1
+
+# The library's limits, one set of numbers enforced where a game is set up (Rules, new_game)
+# and by every reader, so whatever the engine can play can also be written and read back.
+MAX_PLAYERS = 64
+"""The most players a game may have (DEAL-1 allows fewer on small sets)."""
+MAX_OPTION = 999_999_999
+"""The largest value of an integer option of :class:`Rules` (nine digits, as the position notation reads)."""
+MAX_SEED = 2**256 - 1
+"""The largest seed, in magnitude: seeds run from ``-MAX_SEED`` to ``MAX_SEED`` (a SHA-256 digest fits)."""
 
 # DEAL-A3: hand sizes on double-9 by player count.
 _TRAINS_HAND_SIZES = {2: 21, 3: 14, 4: 11, 5: 8, 6: 7, 7: 6, 8: 5}
@@ -35,13 +58,28 @@ _CROSS_HAND_SIZE = 7  # DEAL-B1
 _MAX_ARMS = 8  # OPEN-1: "up to 8" trains
 
 
-def _check_int(name: str, value: object, low: int, high: int | None = None, *, optional: bool = True) -> None:
+def _check_int(name: str, value: object, low: int, high: int = MAX_OPTION, *, optional: bool = True) -> None:
     if value is None and optional:
         return
-    if type(value) is not int or value < low or (high is not None and value > high):
-        bound = f"from {low} to {high}" if high is not None else f"{low} or more"
+    if type(value) is not int or not low <= value <= high:
         what = "None (the preset's rule) or a whole number" if optional else "a whole number"
-        raise RulesError(f"{name} must be {what} {bound}, got {value!r}")
+        raise RulesError(f"{name} must be {what} from {low} to {high:,}, got {value!r:.40}")
+
+
+def check_seed(seed: object) -> None:
+    """Raises :class:`RulesError` unless ``seed`` is a whole number from ``-MAX_SEED`` to ``MAX_SEED`` (DEAL-2).
+
+    >>> check_seed(2**300)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.RulesError: a seed is a whole number of at most 256 bits (-MAX_SEED to MAX_SEED), got one of 301 bits
+    """
+    if type(seed) is not int:
+        raise RulesError(f"a seed is a whole number, got {seed!r:.40}")
+    if abs(seed) > MAX_SEED:
+        raise RulesError(
+            f"a seed is a whole number of at most 256 bits (-MAX_SEED to MAX_SEED), got one of {seed.bit_length()} bits"
+        )
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
@@ -85,7 +123,7 @@ class Rules:
     """SET-2 variant: what each blank half scores (25 in some tables); ``None`` counts 0."""
     center_fallback: CenterFallback = "draw"
     """DEAL-B2 variant: when nobody holds the round's double in a *cross* deal, ``"draw"`` for it or let the
-    ``"highest_double"`` held start."""
+    ``"highest_double"`` held below it start (the next-highest; drawing if nobody holds a lower one)."""
     unfillable_foot_ends_round: bool = False
     """END-2 variant: a chicken foot that can never get its three toes ends the round at once."""
     double_out_penalty: int = 0
@@ -106,6 +144,9 @@ class Rules:
             if type(getattr(self, flag)) is not bool:
                 raise RulesError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
         _check_int("hand_size", self.hand_size, 1)
+        if self.deal == "cross" and self.hand_size == 1:
+            # DEAL-B2: the starter places the center from their hand, which must not leave it empty.
+            raise RulesError("the cross deal needs hand_size 2 or more: the starter places the center from their hand")
         # OPEN-1: the center's value is carried by max_pip other tiles, so no more arms than that.
         _check_int("center_arms", self.center_arms, 1, min(_MAX_ARMS, self.max_pip))
         _check_int("reserve", self.reserve, 0)
@@ -231,9 +272,9 @@ class Rules:
     def check_players(self, players: int) -> None:
         """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1)."""
         if type(players) is not int:
-            raise RulesError(f"players must be an int, 2 or more; got {players!r} ({type(players).__name__})")
-        if players < 2:
-            raise RulesError(f"a game needs 2 or more players, got {players!r}")
+            raise RulesError(f"players must be an int, 2 or more; got {players!r:.40} ({type(players).__name__})")
+        if not 2 <= players <= MAX_PLAYERS:
+            raise RulesError(f"a game needs 2 or more players, at most {MAX_PLAYERS}; got {players!r:.40}")
         hand = self.hand_size_for(players)
         reserve = self.reserve_for(players)
         arms = self.arms_for(players)
@@ -269,3 +310,18 @@ class Rules:
                 f"the center takes {arms} arms but only {self.max_pip} other tiles carry its value on "
                 f"double-{self.max_pip}: use a larger set or {fix}"
             )
+
+
+def max_round_moves(rules: Rules, players: int) -> int:
+    """Bounds the moves in one round: no round under ``rules`` with ``players`` has more.
+
+    At most ``S - 1`` plays and ``S`` draws from a set of ``S`` tiles, a pass after each draw, and
+    at most ``players - 1`` passes in a row without a draw between plays (END-2 ends the round
+    before a full circle of passes).
+    """
+    return (players + 2) * rules.set_size
+
+
+def max_game_moves(rules: Rules, players: int) -> int:
+    """Bounds the moves in one game: every round at :func:`max_round_moves` (ROUND-1)."""
+    return rules.rounds * max_round_moves(rules, players)

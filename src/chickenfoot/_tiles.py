@@ -8,13 +8,18 @@ from typing import ClassVar, TypeAlias
 import attrs
 from typing_extensions import Self
 
-__all__ = ["MAX_SUPPORTED_PIP", "Pip", "Tile", "full_set"]
+from ._errors import InvalidMoveError
+
+__all__ = ["MAX_SUPPORTED_PIP", "TILE_PATTERN", "Pip", "Tile", "full_set"]
 
 Pip: TypeAlias = int
 """A pip value, 0 (blank) up to the set's highest value."""
 
 MAX_SUPPORTED_PIP = 18
-_TILE_TEXT = re.compile(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*")
+TILE_PATTERN = "([0-9]{1,2})-([0-9]{1,2})"
+"""A tile in notation, ``HIGH-LOW`` in ASCII digits: the one pattern every text reader builds on."""
+# Tile.parse is lenient about spaces (" 9 - 5 "); the notations (moves, positions) are exact.
+_TILE_TEXT = re.compile(r"\s*([0-9]{1,2})\s*-\s*([0-9]{1,2})\s*", re.ASCII)
 
 
 @attrs.frozen(init=False, eq=False, repr=False)
@@ -64,15 +69,24 @@ class Tile:
 
     @classmethod
     def parse(cls, text: str) -> Tile:
-        """Parses ``"9-5"`` (either order) into a tile.
+        """Parses ``"9-5"`` (either order; ASCII digits, spaces allowed around them) into a tile.
+
+        Raises :class:`InvalidMoveError`, the notation's error, for anything else.
 
         >>> Tile.parse("5-9")
         Tile(9, 5)
+        >>> Tile.parse("9-19")
+        Traceback (most recent call last):
+        ...
+        chickenfoot.InvalidMoveError: '9-19' is not a tile: pip values run from 0 to 18
         """
         match = _TILE_TEXT.fullmatch(text) if isinstance(text, str) else None
         if match is None:
-            raise ValueError(f"{text!r} is not a tile: write two pip values joined by '-', like '9-5'")
-        return cls(int(match[1]), int(match[2]))
+            raise InvalidMoveError(f"{text!r:.40} is not a tile: write two pip values joined by '-', like '9-5'")
+        high, low = int(match[1]), int(match[2])
+        if max(high, low) > MAX_SUPPORTED_PIP:
+            raise InvalidMoveError(f"{text!r} is not a tile: pip values run from 0 to {MAX_SUPPORTED_PIP}")
+        return cls(high, low)
 
     @property
     def pips(self) -> int:

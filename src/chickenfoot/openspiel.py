@@ -43,13 +43,13 @@ import pyspiel
 
 from . import actions
 from ._chance import ChanceGame
-from ._errors import InvalidMoveError
-from ._rules import Rules
+from ._errors import IllegalMoveError, InvalidMoveError
+from ._rules import Rules, max_round_moves
 from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_history, write_observation
 from .render import render_text
 
-__all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "rules_for"]
+__all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "IllegalActionError", "rules_for"]
 
 GAME_NAME = "python_chickenfoot"
 """The short name the game is registered under."""
@@ -86,16 +86,6 @@ def rules_for(params: dict[str, Any]) -> Rules:
     return Rules.preset(preset, max_pip=max_pip)
 
 
-def _round_bound(rules: Rules, players: int) -> int:
-    """Bounds the decisions in one round.
-
-    At most ``S - 1`` plays and ``S`` draws, a pass after each draw, and at most ``players - 1``
-    passes in a row without a draw between plays (END-2 ends the round before a full circle).
-    """
-    tiles = rules.set_size
-    return (players + 2) * tiles  # (S - 1) + S + S + (players - 1) * S, rounded up
-
-
 class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
     """The game; build it with ``pyspiel.load_game("python_chickenfoot", {...})``."""
 
@@ -122,7 +112,7 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=low,
             max_utility=high,
             utility_sum=0.0,
-            max_game_length=rounds * _round_bound(rules, players),
+            max_game_length=rounds * max_round_moves(rules, players),
         )
         super().__init__(_GAME_TYPE, info, params)
         self.rules = rules
@@ -159,6 +149,14 @@ class ChickenfootGame(pyspiel.Game):  # type: ignore[misc]
         return ChickenfootObserver(self.rules, self.players, bool(iig_obs_type.perfect_recall), params, private)
 
 
+class IllegalActionError(pyspiel.SpielError, IllegalMoveError):  # type: ignore[misc]
+    """Raised by ``apply_action`` for an action not in ``legal_actions()`` or ``chance_outcomes()``.
+
+    It is a ``pyspiel.SpielError``, as OpenSpiel's own games raise, and a
+    :class:`chickenfoot.IllegalMoveError`; the state is left unchanged.
+    """
+
+
 class ChickenfootState(pyspiel.State):  # type: ignore[misc]
     """A state of the game: a thin layer over :class:`chickenfoot.RoundState` and the engine."""
 
@@ -187,13 +185,19 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
         return self.core.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
+        # Only what legal_actions()/chance_outcomes() offer; anything else leaves the state as it was.
         core = self.core
-        if core.is_chance:
-            core.apply_chance(int(action))
-            return
-        round_ = core.round
-        assert round_ is not None
-        core.apply_move(actions.decode(int(action), round_))
+        try:
+            if core.is_chance:
+                core.apply_chance(int(action))
+                return
+            round_ = core.round
+            assert round_ is not None
+            if int(action) not in actions.legal_actions(round_):
+                raise IllegalMoveError(f"action {action} is not one of legal_actions() {actions.legal_actions(round_)}")
+            core.apply_move(actions.decode(int(action), round_))
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
