@@ -55,8 +55,6 @@ def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> Round
             f"round_index must be a whole number from 0 to {rules.rounds - 1} "
             f"(one round per double, ROUND-1), got {round_index!r}"
         )
-    if type(seed) is not int:
-        raise TypeError(f"seed must be an int, got {seed!r}")
     return round_of(deal.deal(seed, round_index))
 
 
