@@ -144,7 +144,7 @@ def test_tournament_csv_is_rounded_with_wilson_intervals(capsys: pytest.CaptureF
 
 
 def test_wilson_interval_matches_the_formula() -> None:
-    from chickenfoot.cli._app import wilson
+    from chickenfoot.tournament import wilson
 
     # Wilson (1927) for 8 wins in 10 at 95%: the textbook interval is 0.490 to 0.943.
     low, high = wilson(0.8, 10)

@@ -15,7 +15,6 @@ with a Wilson 95% interval. Run by hand (it needs torch; not a CI step)::
 from __future__ import annotations
 
 import argparse
-import math
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -30,6 +29,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 import chickenfoot as cf
 from chickenfoot import batch
 from chickenfoot.batch.env import BatchVectorEnv
+from chickenfoot.tournament import wilson
 
 Policy = Callable[[BatchVectorEnv, NDArray[np.float32]], NDArray[Any]]
 
@@ -98,13 +98,6 @@ class SB3VecEnv(VecEnv):  # type: ignore[misc,unused-ignore]  # VecEnv is Any wh
     def env_is_wrapped(self, wrapper_class: type[Any], indices: VecEnvIndices = None) -> list[bool]:
         """Tells that no game is wrapped (the games are rows of arrays, not Gymnasium environments)."""
         return [False for _ in self._games(indices)]
-
-
-def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """Gets the Wilson score interval of a success rate over ``trials`` (95% by default)."""
-    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def games_of(env: BatchVectorEnv) -> batch.Batch:

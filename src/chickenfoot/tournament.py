@@ -39,6 +39,7 @@ __all__ = [
     "TournamentResult",
     "play_game",
     "run_tournament",
+    "wilson",
 ]
 
 Backend: TypeAlias = Literal["local", "ray"]
@@ -351,3 +352,20 @@ def _in_order(pool: Executor, tasks: Iterable[_Task], window: int) -> Iterator[G
             yield pending.popleft().result()
     while pending:
         yield pending.popleft().result()
+
+
+def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Gets the Wilson score interval of a success rate over ``trials`` (95% by default).
+
+    Unlike rate ± 1.96 standard errors it stays within 0 to 1 and is not zero-width after a
+    few games that all went one way.
+
+    >>> low, high = wilson(1.0, 4)
+    >>> round(low, 3), high
+    (0.51, 1.0)
+    """
+    if trials <= 0 or math.isnan(rate):
+        return math.nan, math.nan
+    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
+    half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
+    return max(0.0, centre - half), min(1.0, centre + half)

@@ -26,7 +26,7 @@ from .._records import GameRecord, replay as replay_record
 from .._rules import PRESETS, Rules
 from ..bots import ProcessBot, make_bot, play_out
 from ..svg import render_svg
-from ..tournament import Standing, TournamentResult, _derive, run_tournament
+from ..tournament import Standing, TournamentResult, _derive, run_tournament, wilson
 from ._options import bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
 from ._play import describe, play_session
 from ._records import load_record, save_record
@@ -179,23 +179,6 @@ def play(
 
 MAX_GAMES = 100_000
 """The most games ``chickenfoot tournament`` plays: each game's outcome is kept for the standings and JSON."""
-
-
-def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """Gets the Wilson score interval of a success rate over ``trials`` (95% by default).
-
-    Unlike rate ± 1.96 standard errors it stays within 0 to 1 and is not zero-width after a
-    few games that all went one way.
-
-    >>> low, high = wilson(1.0, 4)
-    >>> round(low, 3), high
-    (0.51, 1.0)
-    """
-    if trials <= 0 or math.isnan(rate):
-        return math.nan, math.nan
-    centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
-    half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _trials(standing: Standing) -> int:
