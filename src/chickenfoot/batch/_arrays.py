@@ -230,6 +230,14 @@ def _grid(values: int, size: int) -> NDArray[Any]:
     return grid
 
 
+@functools.lru_cache(maxsize=16)
+def _offsets(size: int, width: int) -> NDArray[Any]:
+    """Gets B flat offsets ``game * width``: where each game's row starts in a B x width array (cached)."""
+    offsets = np.arange(size) * width
+    offsets.flags.writeable = False
+    return offsets
+
+
 def _live(batch: Batch) -> NDArray[Any]:
     return ~batch.game_over & ~batch.round_over
 
@@ -371,19 +379,17 @@ def _check(batch: Batch, actions: NDArray[Any], moving: NDArray[Any]) -> None:
     """Raises :class:`~chickenfoot.IllegalMoveError` naming the games whose action is not legal."""
     tb = batch.tables
     v, size = tb.values, batch.size
-    rows = np.arange(size)
-    slots = batch.slots
-    draw_ok, pass_ok = batch.draw_ok, batch.pass_ok
-    play = np.clip(actions, 0, tb.actions - 3)
-    pair, slot = np.divmod(play, v - 1)
-    matched, other = np.divmod(pair, v)
-    tile = tb.pair[matched, other]
-    usable = (_flat(batch.loc)[rows * (tb.tiles + 1) + tile] == batch.current) & (
+    known = (actions >= 0) & (actions < tb.actions)
+    action = np.where(known, actions, tb.actions - 1)
+    tile = tb.action_tile[action]
+    matched = np.minimum(tb.action_matched[action], v - 1)  # draw and pass match the dummy value V
+    usable = (_flat(batch.loc)[_offsets(size, tb.tiles + 1) + tile] == batch.current) & (
         (batch.drawn < 0) | (batch.drawn == tile)
     )
-    ok_play = (actions >= 0) & (actions < tb.actions - 2) & usable & (slot < _flat(slots)[matched * size + rows])
-    ok = ok_play | ((actions == tb.actions - 2) & draw_ok) | ((actions == tb.actions - 1) & pass_ok)
-    bad = np.flatnonzero(moving & ~ok)
+    ok_play = known & (action < tb.actions - 2) & usable
+    ok_play &= tb.action_slot[action] < _flat(batch.slots)[matched * size + _offsets(size, 1)]
+    ok = ok_play | ((action == tb.actions - 2) & batch.draw_ok) | ((action == tb.actions - 1) & batch.pass_ok)
+    bad = np.flatnonzero(moving & ~(ok & known))
     if bad.size:
         shown = ", ".join(f"game {i}: action {int(actions[i])}" for i in bad[:5])
         more = f" and {bad.size - 5} more" if bad.size > 5 else ""
@@ -398,7 +404,8 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
 
     Finished games ignore their action, and so do the games ``where`` is false for (a B-array
     of flags; by default every game moves). With ``check``, an illegal action raises
-    :class:`~chickenfoot.IllegalMoveError` before anything changes.
+    :class:`~chickenfoot.IllegalMoveError` before anything changes; without it, the actions
+    must be legal (as :func:`random_actions` and :func:`greedy_actions` make them).
     """
     tb = batch.tables
     t, v, p = tb.tiles, tb.values, tb.players
@@ -406,19 +413,21 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     chosen = np.asarray(actions)
     if chosen.shape != (size,) or chosen.dtype.kind not in "iu":
         raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got {chosen.shape} {chosen.dtype}")
-    chosen = chosen.astype(np.intp)
     live = _live(batch) if where is None else _live(batch) & np.broadcast_to(np.asarray(where, dtype=np.bool_), (size,))
     if check:
         _check(batch, chosen, live)
-    rows = np.arange(size)
-    by_tile = rows * (t + 1)  # flat offsets of each game's row in the B x (T+1) arrays
+    rows = _offsets(size, 1)
+    by_tile = _offsets(size, t + 1)  # flat offsets of each game's row in the B x (T+1) arrays
     batch.terminated[:] = False
     batch.rewards[:] = 0
-    is_play = live & (chosen < tb.actions - 2)
-    is_draw = live & (chosen == tb.actions - 2)
-    is_pass = live & (chosen == tb.actions - 1)
-    pair, slot = np.divmod(np.where(is_play, chosen, 0), v - 1)
-    matched, other = np.divmod(pair, v)
+    # Games that do not move pass; a pass decodes to the dummy tile and values, which every
+    # play write below then sends to the dummy column.
+    action = np.where(live, chosen, tb.actions - 1)
+    is_play = action < tb.actions - 2
+    is_draw = action == tb.actions - 2
+    is_pass = live & (action == tb.actions - 1)
+    matched, other = tb.action_matched[action], tb.action_other[action]
+    slot, tile = tb.action_slot[action], tb.action_tile[action]
     player = batch.current.copy()
     held = _flat(batch.held)
     by_mover = player * (v + 1) * size + rows  # + value * size: the mover's count of a value
@@ -426,8 +435,7 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     pending = batch.pending >= 0
 
     # PLAY-1: the tile leaves the hand for a new node on the end the action names.
-    tile = np.where(is_play, tb.pair[matched, other], t)
-    open_row = np.where(is_play & ~pending, matched, v)
+    open_row = np.where(pending, v, matched)
     ends = _flat(batch.ends)
     onto = np.where(pending, batch.pending, ends[(open_row * v + slot) * size + rows])
     node = np.where(is_play, batch.node_count, t)
@@ -436,27 +444,24 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     batch.node_count[:] += is_play
     _flat(batch.loc)[by_tile + tile] = tb.board_slot
     hand_count[rows * p + player] -= is_play
-    held[by_mover + np.where(is_play, matched, v) * size] -= 1
-    held[by_mover + np.where(is_play & (other != matched), other, v) * size] -= 1
+    held[by_mover + matched * size] -= 1
+    held[by_mover + other * size] -= 1  # a double carries one value (``other`` is the dummy)
     # PLAY-2: a non-pending end takes one tile, so it leaves its value's list (the later slots move up).
-    line = _grid(v, size) + open_row * (v * size)  # V x B: the flat places of that list
-    row = ends[line]
-    ends[line[:-1]] = np.where(np.arange(v - 1)[:, None] < slot, row[:-1], row[1:])
     counts = _flat(batch.ends_count)
+    _drop_end(batch, open_row, slot)
     counts[open_row * size + rows] -= 1
     # OPEN-3, FOOT-3: the pending node stops pending once full.
     filled = is_play & pending
     batch.missing[:] -= filled
     batch.pending[filled & (batch.missing == 0)] = -1
     # FOOT-1: a double becomes a pending foot; any other tile offers its other half at the end of that list.
-    foot = is_play & (matched == other)
+    foot = is_play & (other == v)
     feet = np.flatnonzero(foot)
     batch.pending[feet] = node[feet]
     batch.pending_value[feet] = matched[feet]
     batch.missing[feet] = FOOT_TOES
-    new_value = np.where(is_play & ~foot, other, v)
-    new_count = new_value * size + rows
-    ends[(new_value * v + np.minimum(counts[new_count], v - 1)) * size + rows] = node
+    new_count = other * size + rows
+    ends[(other * v + np.minimum(counts[new_count], v - 1)) * size + rows] = node
     counts[new_count] += 1
     batch.ends_count[v] = 0
     out = is_play & (hand_count[rows * p + player] == 0)  # END-1
@@ -477,21 +482,36 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     batch.drawn[drawing] = drawn
 
     # TURN-1: a play (unless it went out) or a pass hands the turn on.
-    batch.current[:] = np.where((is_play & ~out) | is_pass, (player + 1) % p, player)
+    batch.current[:] = np.where((is_play & ~out) | is_pass, tb.next_seat[player], player)
 
     # END-2 after every move (and the unfillable-foot variant after a foot is laid).
-    moved = is_play | is_draw | is_pass
     batch.slots[:] = _slots(batch)
-    ended = out | (moved & _blocked(batch))
+    ended = out | (live & _blocked(batch))
     if tb.rules.unfillable_foot_ends_round:
         ended |= foot & _foot_unfillable(batch)
     batch.round_over[:] |= ended
-    batch.went_out[:] = np.where(moved, np.where(out, player, -1), batch.went_out)
+    np.copyto(batch.went_out, player, where=out)  # a round in play has went_out -1 already
     finished = np.flatnonzero(ended)
     if finished.size:
         _end_rounds(batch, finished)
     refresh(batch, slots=False)  # _end_rounds set the slots of the rounds it dealt
     return batch
+
+
+def _drop_end(batch: Batch, open_row: NDArray[Any], slot: NDArray[Any]) -> None:
+    """Removes end ``slot`` from list ``open_row`` of each game (PLAY-2), moving the later ends up one slot.
+
+    Only games that played on an end before their list's last need a move; the others (and
+    the games whose ``open_row`` is the dummy V) are left out.
+    """
+    v, size = batch.tables.values, batch.size
+    games = np.flatnonzero(slot < _flat(batch.ends_count)[open_row * size + _offsets(size, 1)] - 1)
+    if games.size == 0:
+        return
+    ends = _flat(batch.ends)
+    line = (open_row[games] * v + np.arange(v)[:, None]) * size + games  # V x n: the flat places of the lists
+    row = ends[line]
+    ends[line[:-1]] = np.where(np.arange(v - 1)[:, None] < slot[games], row[:-1], row[1:])
 
 
 def step(batch: Batch, actions: ArrayLike, *, check: bool = True, autoreset: bool = False) -> Batch:
