@@ -176,12 +176,12 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
         node_parent=z((size, t + 1), i16),
         node_count=z((size,), n),
         ends=z((v + 1, v, size), i16),
-        ends_count=z((v + 1, size), n),
+        ends_count=z((v + 1, size), i16),
         pending=z((size,), n),
         pending_value=z((size,), n),
         missing=z((size,), n),
         held=z((p, v + 1, size), i16),
-        slots=z((v, size), n),
+        slots=z((v, size), i16),
         mover=z((v, size), i16),
         draw_ok=z((size,), np.bool_),
         pass_ok=z((size,), np.bool_),
@@ -269,10 +269,11 @@ def _mover_values(batch: Batch) -> NDArray[Any]:
     """Gets V x B: per value, the tiles carrying it that the player to move may play."""
     tb = batch.tables
     v, size = tb.values, batch.size
-    values = np.arange(v)[:, None]
-    counts = _flat(batch.held)[_grid(v, size) + batch.current * ((v + 1) * size)]
-    only = (tb.high[batch.drawn] == values) | (tb.low[batch.drawn] == values)
-    return np.where(batch.drawn >= 0, only, counts) * _live(batch)
+    mover = _flat(batch.held)[_grid(v, size) + batch.current * ((v + 1) * size)]
+    drew = np.flatnonzero(batch.drawn >= 0)
+    mover[:, drew] = tb.carries[batch.drawn[drew]].T  # DRAW-2, DRAW-3: the drawn tile alone
+    mover *= _live(batch)
+    return mover
 
 
 def _any_play(batch: Batch) -> NDArray[Any]:
@@ -307,14 +308,17 @@ def legal_action_mask(batch: Batch) -> NDArray[Any]:
     return mask
 
 
-def _nth_true(flags: NDArray[Any], n: NDArray[Any]) -> NDArray[Any]:
-    """Gets per column the row of the ``n``-th (0-based) true flag: how many rows end with a count of ``n`` or less."""
-    seen = np.zeros(flags.shape[1], dtype=np.intp)
-    found = np.zeros(flags.shape[1], dtype=np.intp)
-    for row in flags[:-1]:  # a loop over a short axis (the values); the last row is never passed
-        seen += row
-        found += seen <= n
-    return found
+def _pick_row(weights: NDArray[Any], n: NDArray[Any]) -> NDArray[Any]:
+    """Gets per column the row holding the ``n``-th unit of weight (0-based): rows whose running total is ``n`` or less.
+
+    ``weights`` is small and whole (counts, or flags for the ``n``-th true row); int16 keeps the running totals cheap.
+    """
+    total = np.zeros(weights.shape[1], dtype=np.int16)
+    row = np.zeros(weights.shape[1], dtype=np.int16)
+    for weight in weights[:-1]:  # a loop over a short axis (the values); the last row is never passed
+        total += weight
+        row += total <= n
+    return row.astype(np.intp)
 
 
 def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
@@ -326,27 +330,25 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
     """
     tb = batch.tables
     v, size = tb.values, batch.size
-    rows = np.arange(size)
-    slots = batch.slots
-    per_value = slots * batch.mover  # V x B: plays matched against each value
-    count = per_value.sum(axis=0)
-    draw_ok, pass_ok = batch.draw_ok, batch.pass_ok
+    rows = _offsets(size, 1)
+    slots, mover = _flat(batch.slots), _flat(batch.mover)
+    per_value = batch.slots * batch.mover  # V x B: plays matched against each value
+    count = per_value.sum(axis=0, dtype=np.int16)
     uniform = rng.random((3, size))
-    pick = (uniform[0] * (count + pass_ok)).astype(np.intp)  # pass is the last choice when legal with plays
-    matched = np.zeros(size, dtype=np.intp)
-    below = np.zeros(size, dtype=np.intp)
-    for value in range(v - 1):
-        below += per_value[value]
-        matched += below <= pick
-    slot = (uniform[1] * _flat(slots)[matched * size + rows]).astype(np.intp)
-    # The tiles carrying ``matched`` the mover may play, by their other half: take one at random.
-    tiles = tb.pair[:, matched]  # V x B (the table is symmetric)
-    usable = _flat(batch.loc)[rows * (tb.tiles + 1) + tiles] == batch.current
-    other = _nth_true(usable, (uniform[2] * usable.sum(axis=0)).astype(np.intp))
-    other = np.where(batch.drawn < 0, other, tb.high[batch.drawn] + tb.low[batch.drawn] - matched)  # DRAW-2/3
+    pick = (uniform[0] * (count + batch.pass_ok)).astype(np.int16)  # pass is the last choice when legal with plays
+    matched = _pick_row(per_value, pick)
+    at = matched * size + rows
+    slot = (uniform[1] * slots[at]).astype(np.intp)
+    # The tiles carrying ``matched`` the mover may play, by their other half (the table is
+    # symmetric): take one at random; the mover holds ``mover[matched]`` of them.
+    tiles = tb.pair.take(matched, axis=0).T  # V x B
+    usable = _flat(batch.loc)[_offsets(size, tb.tiles + 1) + tiles] == batch.current
+    other = _pick_row(usable, (uniform[2] * mover[at]).astype(np.int16))
+    drawn = batch.drawn
+    other = np.where(drawn < 0, other, tb.high[drawn] + tb.low[drawn] - matched)  # DRAW-2/3
     action = (matched * v + other) * (v - 1) + slot
     action = np.where(pick >= count, tb.actions - 1, action)
-    return np.where(draw_ok, tb.actions - 2, action)
+    return np.where(batch.draw_ok, tb.actions - 2, action)
 
 
 def greedy_actions(batch: Batch) -> NDArray[Any]:
@@ -475,9 +477,8 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     _flat(batch.loc)[by_tile[drawing] + drawn] = drawer
     batch.yard_head[drawing] += 1
     hand_count[drawing * p + drawer] += 1
-    high, low = tb.high[drawn], tb.low[drawn]
-    held[by_mover[drawing] + high * size] += 1
-    held[by_mover[drawing] + np.where(high != low, low, v) * size] += 1
+    held[by_mover[drawing] + tb.high[drawn] * size] += 1
+    held[by_mover[drawing] + tb.second[drawn] * size] += 1
     batch.held[:, v] = 0
     batch.drawn[drawing] = drawn
 
@@ -555,8 +556,7 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
     from ._deal import deal_rounds
 
     tb = batch.tables
-    loc = batch.loc[games, : tb.tiles]
-    scores = np.stack([(np.where(loc == seat, tb.score[: tb.tiles], 0)).sum(axis=1) for seat in range(tb.players)], 1)
+    scores = _hand_scores(batch, games)
     last = batch.node_tile[games, batch.node_count[games] - 1]
     out = batch.went_out[games]
     penalty = (out >= 0) & (tb.high[last] == tb.low[last])  # the double-out variant of SCORE-1
@@ -588,6 +588,16 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
         batch.round_index[going_on] += 1
         deal_rounds(batch, going_on)
         batch.slots[:, going_on] = np.arange(tb.values)[:, None] == batch.pending_value[going_on]  # OPEN-2
+
+
+def _hand_scores(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
+    """Gets len(games) x P: what the tiles left in each hand score (SCORE-1), one weighted count over (game, place)."""
+    tb = batch.tables
+    t, n, places = tb.tiles, games.size, tb.players + 2
+    at = (np.arange(n)[:, None] * places + batch.loc[games, :t]).ravel()
+    weights = np.broadcast_to(tb.score[:t], (n, t)).ravel()
+    totals = np.bincount(at, weights=weights, minlength=n * places).reshape(n, places)
+    return totals[:, : tb.players].astype(np.int32)
 
 
 def winners(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:

@@ -33,6 +33,8 @@ class Tables:
     high: NDArray[Any]
     """High half of tile t (T + 1 entries: the last is a dummy tile written to by games that do not move it)."""
     low: NDArray[Any]
+    second: NDArray[Any]
+    """The low half of tile t, or V for a double (it carries one value): a hand's second count to change."""
     pair: NDArray[Any]
     """V x V: the tile carrying both values (symmetric)."""
     score: NDArray[Any]
@@ -71,6 +73,7 @@ def tables(rules: Rules, players: int) -> Tables:
     count, values = len(tiles), rules.max_pip + 1
     high = np.array([tile.high for tile in tiles] + [0], dtype=np.intp)
     low = np.array([tile.low for tile in tiles] + [0], dtype=np.intp)
+    second = np.where(high != low, low, values)
     pair = np.array([[Tile(a, b).index for b in range(values)] for a in range(values)], dtype=np.intp)
     score = np.array([rules.tile_value(tile) for tile in tiles] + [0], dtype=np.int32)
     carries = np.zeros((count, values), dtype=np.int16)
@@ -87,7 +90,7 @@ def tables(rules: Rules, players: int) -> Tables:
     action_tile = np.concatenate([pair[matched, other], [count, count]])
     next_seat = (np.arange(players) + 1) % players
     decoded = (next_seat, action_matched, action_other, action_slot, action_tile)
-    for array in (high, low, pair, score, carries, doubles, *decoded):
+    for array in (high, low, second, pair, score, carries, doubles, *decoded):
         array.flags.writeable = False
     return Tables(
         rules=rules,
@@ -100,6 +103,7 @@ def tables(rules: Rules, players: int) -> Tables:
         reserve=rules.reserve_for(players),
         high=high,
         low=low,
+        second=second,
         pair=pair,
         score=score,
         carries=carries,
