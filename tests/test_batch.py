@@ -131,16 +131,25 @@ def test_random_and_greedy_actions_are_legal(rules: cf.Rules, players: int) -> N
         batch.step_inplace(games, picker)
 
 
-def test_random_actions_are_uniform_over_the_legal_ones() -> None:
-    rng = random.Random(4)
-    state = cf.new_game(cf.Rules.trains(), 2, 4).round
-    while len(actions.legal_actions(state)) < 4:
+def shared_value(state: cf.RoundState) -> bool:
+    """Tells whether two legal plays match the same value with different tiles (the pick's last stage)."""
+    v = state.rules.max_pip + 1
+    plays = [divmod(action // (v - 1), v) for action in actions.legal_actions(state) if action < v * v * (v - 1)]
+    return any(a[0] == b[0] and a[1] != b[1] for a in plays for b in plays)
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_random_actions_are_uniform_over_the_legal_ones(seed: int) -> None:
+    rng = random.Random(seed)
+    state = cf.new_game(cf.Rules.trains(), 2, seed).round
+    while len(actions.legal_actions(state)) < 4 or not shared_value(state):
         state = cf.apply(state, rng.choice(cf.legal_moves(state)))
+        if state.is_over:
+            state = cf.new_game(cf.Rules.trains(), 2, rng.randrange(1000)).round
     games = batch.from_states([state] * 4000)
     picks = batch.random_actions(games, np.random.default_rng(1))
     legal = actions.legal_actions(state)
     counts = np.bincount(picks, minlength=actions.action_count(state.rules))[legal]
-    assert len(legal) > 2
     assert counts.sum() == 4000
     expected = 4000 / len(legal)
     assert ((counts - expected) ** 2 / expected).sum() < 3 * len(legal) + 30  # chi-square, far from a failure

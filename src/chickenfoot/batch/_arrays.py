@@ -415,6 +415,7 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     chosen = np.asarray(actions)
     if chosen.shape != (size,) or chosen.dtype.kind not in "iu":
         raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got {chosen.shape} {chosen.dtype}")
+    chosen = chosen.astype(np.intp)  # small dtypes would wrap the action numbers below
     live = _live(batch) if where is None else _live(batch) & np.broadcast_to(np.asarray(where, dtype=np.bool_), (size,))
     if check:
         _check(batch, chosen, live)
