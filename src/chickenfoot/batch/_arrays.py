@@ -245,9 +245,11 @@ def _live(batch: Batch) -> NDArray[Any]:
 def _usable(batch: Batch) -> NDArray[Any]:
     """Gets B x T: the tiles the player to move may play (the drawn tile alone after a draw, DRAW-2/DRAW-3)."""
     t = batch.tables.tiles
-    hand = batch.loc[:, :t] == batch.current[:, None]
-    drawn = batch.drawn[:, None]
-    return hand & ((drawn < 0) | (np.arange(t) == drawn)) & _live(batch)[:, None]
+    usable = batch.loc[:, :t] == batch.current.astype(np.int8)[:, None]  # seats fit loc's int8
+    drew = np.flatnonzero(batch.drawn >= 0)  # few games: fix their rows alone
+    usable[drew] = np.arange(t) == batch.drawn[drew, None]
+    usable[np.flatnonzero(~_live(batch))] = False
+    return usable
 
 
 def refresh(batch: Batch, *, slots: bool = True) -> None:
@@ -299,13 +301,29 @@ def legal_action_mask(batch: Batch) -> NDArray[Any]:
     """
     tb = batch.tables
     v, size = tb.values, batch.size
-    slots = batch.slots
-    holds = _usable(batch)[:, tb.pair]  # B x V x V: the player may play the tile (matched, other)
     mask = np.zeros((size, tb.actions), dtype=np.bool_)
-    plays = mask[:, :-2].reshape(size, v, v, v - 1)  # a view: rows of the mask split by (matched, other, slot)
-    np.logical_and(holds[:, :, :, None], np.arange(v - 1) < slots.T[:, :, None, None], out=plays)
     mask[:, -2], mask[:, -1] = batch.draw_ok, batch.pass_ok
+    # A play (matched, other, slot) is legal when the mover may play tile (matched, other) and the
+    # matched value has more than ``slot`` slots. Few tiles are playable, so only their rows of
+    # V - 1 slot flags are written, each a prefix from a table: once matched on the high half,
+    # once on the low half (a double writes its one row twice).
+    reach = np.minimum(batch.slots, v - 1)
+    game, tile = np.divmod(np.flatnonzero(_usable(batch)), tb.tiles)
+    plays = mask[:, :-2].reshape(size, v * v, v - 1)  # a view: rows of the mask split by (tile as matched, other; slot)
+    high, low = tb.high[tile], tb.low[tile]
+    for matched, other in ((high, low), (low, high)):
+        slots = reach[matched, game]
+        some = np.flatnonzero(slots)
+        plays[game[some], (matched * v + other)[some]] = _prefixes(v - 1)[slots[some]]
     return mask
+
+
+@functools.lru_cache(maxsize=16)
+def _prefixes(width: int) -> NDArray[Any]:
+    """Gets (width + 1) x width flags: row ``k`` has its first ``k`` entries true (cached, read-only)."""
+    table = np.arange(width) < np.arange(width + 1)[:, None]
+    table.flags.writeable = False
+    return table
 
 
 def _pick_row(weights: NDArray[Any], n: NDArray[Any]) -> NDArray[Any]:
