@@ -255,16 +255,17 @@ def _usable(batch: Batch) -> NDArray[Any]:
 def refresh(batch: Batch, *, slots: bool = True) -> None:
     """Recomputes the derived arrays (``slots``, ``mover``, ``draw_ok``, ``pass_ok``) after the others changed."""
     if slots:
-        batch.slots[:] = _slots(batch)
+        _set_slots(batch)
     batch.mover[:] = _mover_values(batch)
     batch.draw_ok[:], batch.pass_ok[:] = _others(batch, _any_play(batch))
 
 
-def _slots(batch: Batch) -> NDArray[Any]:
-    """Gets V x B: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
-    v = batch.tables.values
-    only = np.arange(v)[:, None] == batch.pending_value
-    return np.where(batch.pending >= 0, only, batch.ends_count[:v])
+def _set_slots(batch: Batch) -> None:
+    """Sets ``slots``: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
+    size = batch.size
+    pending = batch.pending >= 0
+    np.multiply(batch.ends_count[: batch.tables.values], ~pending, out=batch.slots)  # the open ends, if none pends
+    _flat(batch.slots)[batch.pending_value * size + _offsets(size, 1)] += pending  # else the pending node alone
 
 
 def _mover_values(batch: Batch) -> NDArray[Any]:
@@ -360,7 +361,7 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
     # The tiles carrying ``matched`` the mover may play, by their other half (the table is
     # symmetric): take one at random; the mover holds ``mover[matched]`` of them.
     tiles = tb.pair.take(matched, axis=0).T  # V x B
-    usable = _flat(batch.loc)[_offsets(size, tb.tiles + 1) + tiles] == batch.current
+    usable = _flat(batch.loc)[_offsets(size, tb.tiles + 1) + tiles] == batch.current.astype(np.int8)
     other = _pick_row(usable, (uniform[2] * mover[at]).astype(np.int16))
     drawn = batch.drawn
     other = np.where(drawn < 0, other, tb.high[drawn] + tb.low[drawn] - matched)  # DRAW-2/3
@@ -403,7 +404,7 @@ def _check(batch: Batch, actions: NDArray[Any], moving: NDArray[Any]) -> None:
     action = np.where(known, actions, tb.actions - 1)
     tile = tb.action_tile[action]
     matched = np.minimum(tb.action_matched[action], v - 1)  # draw and pass match the dummy value V
-    usable = (_flat(batch.loc)[_offsets(size, tb.tiles + 1) + tile] == batch.current) & (
+    usable = (_flat(batch.loc)[_offsets(size, tb.tiles + 1) + tile] == batch.current.astype(np.int8)) & (
         (batch.drawn < 0) | (batch.drawn == tile)
     )
     ok_play = known & (action < tb.actions - 2) & usable
@@ -505,7 +506,7 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     batch.current[:] = np.where((is_play & ~out) | is_pass, tb.next_seat[player], player)
 
     # END-2 after every move (and the unfillable-foot variant after a foot is laid).
-    batch.slots[:] = _slots(batch)
+    _set_slots(batch)
     ended = out | (live & _blocked(batch))
     if tb.rules.unfillable_foot_ends_round:
         ended |= foot & _foot_unfillable(batch)
