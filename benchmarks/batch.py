@@ -105,7 +105,7 @@ def batch_rate(size: int, way: str, seconds: float, rules: cf.Rules, players: in
         if way == "pure":
             games = batch.step(games, actions, autoreset=True)
         else:
-            batch.reset_finished(batch.step_inplace(games, actions, check=way != "unchecked"))
+            batch.step_inplace(games, actions, check=way != "unchecked", autoreset=True)
     return moves / (time.process_time() - start)
 
 

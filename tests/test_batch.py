@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -175,6 +176,27 @@ def test_rewards_pay_the_winners_and_autoreset_deals_again(rules: cf.Rules) -> N
             assert not games.game_over[i]
             assert batch.to_state(games, int(i)) == cf.new_game(rules, 3, int(i) + 32)
         assert games.rewards[~games.terminated].sum() == 0
+
+
+@pytest.mark.parametrize("single_round", [False, True])
+def test_autoreset_in_the_step_equals_reset_finished_after_it(single_round: bool) -> None:
+    one = batch.init(cf.Rules.trains(max_pip=6), 3, np.arange(32), single_round=single_round)
+    other = one.copy()
+    rng = np.random.default_rng(2)
+    restarted = 0
+    for step in range(300):
+        chosen = batch.random_actions(one, rng)
+        if step < 40:  # some games finish and wait, unreset, for the first autoreset
+            batch.step_inplace(one, chosen)
+            batch.step_inplace(other, chosen)
+            continue
+        batch.step_inplace(one, chosen, autoreset=True)
+        batch.reset_finished(batch.step_inplace(other, chosen))
+        restarted += int(one.terminated.sum())
+        for field in dataclasses.fields(one):
+            if isinstance(getattr(one, field.name), np.ndarray):
+                assert (getattr(one, field.name) == getattr(other, field.name)).all(), field.name
+    assert restarted > 10
 
 
 def test_illegal_actions_are_refused_and_change_nothing() -> None:

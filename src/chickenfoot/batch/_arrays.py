@@ -420,13 +420,16 @@ def _check(batch: Batch, actions: NDArray[Any], moving: NDArray[Any]) -> None:
         )
 
 
-def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where: ArrayLike | None = None) -> Batch:
+def step_inplace(
+    batch: Batch, actions: ArrayLike, *, check: bool = True, where: ArrayLike | None = None, autoreset: bool = False
+) -> Batch:
     """Applies one action per game to ``batch`` itself and returns it (the in-place form of :func:`step`).
 
     Finished games ignore their action, and so do the games ``where`` is false for (a B-array
     of flags; by default every game moves). With ``check``, an illegal action raises
     :class:`~chickenfoot.IllegalMoveError` before anything changes; without it, the actions
-    must be legal (as :func:`random_actions` and :func:`greedy_actions` make them).
+    must be legal (as :func:`random_actions` and :func:`greedy_actions` make them). With
+    ``autoreset``, finished games are then dealt again, as by :func:`reset_finished`.
     """
     tb = batch.tables
     t, v, p = tb.tiles, tb.values, tb.players
@@ -513,9 +516,9 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     batch.round_over[:] |= ended
     np.copyto(batch.went_out, player, where=out)  # a round in play has went_out -1 already
     finished = np.flatnonzero(ended)
-    if finished.size:
-        _end_rounds(batch, finished)
-    refresh(batch, slots=False)  # _end_rounds set the slots of the rounds it dealt
+    going_on = _end_rounds(batch, finished) if finished.size else finished
+    _deal_next(batch, going_on, restart=autoreset)
+    refresh(batch)
     return batch
 
 
@@ -542,10 +545,7 @@ def step(batch: Batch, actions: ArrayLike, *, check: bool = True, autoreset: boo
     ``terminated`` and ``rewards`` tell which games ended in this step and what they paid. With
     ``autoreset``, those games are dealt again at once (``terminated`` still says they ended).
     """
-    stepped = step_inplace(batch.copy(), actions, check=check)
-    if autoreset:
-        reset_finished(stepped)
-    return stepped
+    return step_inplace(batch.copy(), actions, check=check, autoreset=autoreset)
 
 
 def _in_hands(batch: Batch) -> NDArray[Any]:
@@ -571,10 +571,8 @@ def _foot_unfillable(batch: Batch) -> NDArray[Any]:
     return available < batch.missing
 
 
-def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
-    """Scores the rounds that just ended (SCORE-1), adds them up (GAME-1) and deals the next (ROUND-1)."""
-    from ._deal import deal_rounds
-
+def _end_rounds(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
+    """Scores the rounds that just ended (SCORE-1), adds them up (GAME-1); gets the games with a next round to deal."""
     tb = batch.tables
     scores = _hand_scores(batch, games)
     last = batch.node_tile[games, batch.node_count[games] - 1]
@@ -588,7 +586,7 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
         batch.terminated[games] = True
         if batch.reward == "win":
             batch.rewards[games] = _utilities(scores == scores.min(axis=1, keepdims=True))
-        return
+        return games[:0]
     rounds = batch.round_index[games]
     batch.scores[games, rounds] = scores
     places = games * tb.rules.rounds + rounds  # (game, round) as one row index: one fancy index, not two
@@ -604,10 +602,24 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
         if batch.reward == "win":
             batch.rewards[over] = _utilities(winners(batch, over))
     going_on = games[~last_round]
-    if going_on.size:
-        batch.round_index[going_on] += 1
-        deal_rounds(batch, going_on)
-        batch.slots[:, going_on] = np.arange(tb.values)[:, None] == batch.pending_value[going_on]  # OPEN-2
+    batch.round_index[going_on] += 1  # ROUND-1
+    return going_on
+
+
+def _deal_next(batch: Batch, going_on: NDArray[Any], *, restart: bool) -> None:
+    """Deals the next round of ``going_on`` and, with ``restart``, a new game (seed + B) in place of every finished one.
+
+    One deal for both: a deal's cost is mostly its numpy calls, whatever the number of games.
+    """
+    from ._deal import clear_games, deal_rounds
+
+    over = np.flatnonzero(batch.game_over) if restart else going_on[:0]
+    if over.size:
+        batch.seed[over] += batch.size
+        clear_games(batch, over, first_round=batch.round_index[over] if batch.single_round else None)
+    dealt = np.concatenate([going_on, over])
+    if dealt.size:
+        deal_rounds(batch, dealt)
 
 
 def _hand_scores(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
@@ -646,11 +658,7 @@ def _utilities(won: NDArray[Any]) -> NDArray[Any]:
 
 def reset_finished(batch: Batch) -> Batch:
     """Deals a new game in place of every finished one (seed + B), keeping ``terminated`` and ``rewards``."""
-    from ._deal import start_games
-
-    games = np.flatnonzero(batch.game_over)
-    if games.size:
-        batch.seed[games] += batch.size
-        start_games(batch, games, first_round=batch.round_index[games] if batch.single_round else None)
+    if batch.game_over.any():
+        _deal_next(batch, np.zeros(0, dtype=np.intp), restart=True)
         refresh(batch)
     return batch

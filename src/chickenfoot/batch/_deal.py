@@ -41,11 +41,16 @@ def _random(seed: NDArray[Any], rounds: NDArray[Any], width: int) -> NDArray[Any
 
 def start_games(batch: Batch, games: NDArray[Any], first_round: NDArray[Any] | None = None) -> None:
     """Starts new games in rows ``games``: zero totals and deal the first round (or ``first_round``)."""
+    clear_games(batch, games, first_round)
+    deal_rounds(batch, games)
+
+
+def clear_games(batch: Batch, games: NDArray[Any], first_round: NDArray[Any] | None = None) -> None:
+    """Readies rows ``games`` for new games (no scores, round 0 or ``first_round``) that the caller then deals."""
     batch.round_index[games] = 0 if first_round is None else first_round
     batch.totals[games] = 0
     batch.scores[games] = 0
     batch.game_over[games] = False
-    deal_rounds(batch, games)
 
 
 def deal_rounds(batch: Batch, games: NDArray[Any]) -> None:
