@@ -3,7 +3,7 @@
 Run from a checkout (needs numpy and git)::
 
     python benchmarks/batch.py                    # about 2 minutes
-    python benchmarks/batch.py --quick            # about 30 seconds, noisier
+    python benchmarks/batch.py --quick            # about 45 seconds, noisier
     python benchmarks/batch.py --json out.json
 
 What it measures, every rate the median of ``--repeat`` rounds in which each contender runs back
@@ -133,7 +133,7 @@ def memory(rules: cf.Rules, players: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--quick", action="store_true", help="shorter runs, noisier figures")
+    parser.add_argument("--quick", action="store_true", help="shorter runs (still --repeat of each), noisier figures")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline", default="7132f10", help="commit of the single-game engine to compare with")
     parser.add_argument("--json", type=Path, help="write the figures here")
@@ -141,12 +141,11 @@ def main() -> None:
     parser.add_argument("--ways", default=",".join(WAYS), help="which of inplace, pure, mask to run")
     args = parser.parse_args()
     seconds = 0.7 if args.quick else 2.0
-    repeat = 1 if args.quick else args.repeat
     rules, players = cf.Rules.trains(), 4
     rates: dict[str, list[float]] = {"baseline": [], "single": []}
     with tempfile.TemporaryDirectory() as temp:
         src = baseline_tree(args.baseline, Path(temp))
-        for _ in range(repeat):
+        for _ in range(args.repeat):
             rates["baseline"].append(baseline_rate(src, seconds))
             rates["single"].append(namespace["single"](seconds))
             for size in map(int, args.sizes.split(",")):

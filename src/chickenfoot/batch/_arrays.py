@@ -517,8 +517,8 @@ def step_inplace(
     np.copyto(batch.went_out, player, where=out)  # a round in play has went_out -1 already
     finished = np.flatnonzero(ended)
     going_on = _end_rounds(batch, finished) if finished.size else finished
-    _deal_next(batch, going_on, restart=autoreset)
-    refresh(batch)
+    dealt = _deal_next(batch, going_on, restart=autoreset)
+    refresh(batch, slots=dealt)  # the slots were set above, for every game a deal did not change
     return batch
 
 
@@ -606,10 +606,11 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
     return going_on
 
 
-def _deal_next(batch: Batch, going_on: NDArray[Any], *, restart: bool) -> None:
+def _deal_next(batch: Batch, going_on: NDArray[Any], *, restart: bool) -> bool:
     """Deals the next round of ``going_on`` and, with ``restart``, a new game (seed + B) in place of every finished one.
 
     One deal for both: a deal's cost is mostly its numpy calls, whatever the number of games.
+    Tells whether it dealt any.
     """
     from ._deal import clear_games, deal_rounds
 
@@ -620,6 +621,7 @@ def _deal_next(batch: Batch, going_on: NDArray[Any], *, restart: bool) -> None:
     dealt = np.concatenate([going_on, over])
     if dealt.size:
         deal_rounds(batch, dealt)
+    return bool(dealt.size)
 
 
 def _hand_scores(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
