@@ -18,13 +18,14 @@ settings.register_profile("heavy", max_examples=2000, deadline=None, suppress_he
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def _rules_read_afresh() -> None:
-    """Forgets the engine's per-rules readings (core settings, deal plans) before the tests run.
+    """Forgets the engine's per-rules readings (core settings, deal plans) before each test.
 
-    Mutation testing (benchmarks/mutation.py) forks one test process per mutant from a process
-    that already ran the tests; readings cached there were built by the unmutated code, and
-    would hide a mutant in the code that builds them.
+    For mutation testing (benchmarks/mutation.py): mutmut records which tests reach each
+    function and forks one test process per mutant from a process that already ran the tests.
+    A reading cached across tests would be built by whichever test came first (so only that
+    test counts as reaching the code that builds it), and before the fork by the unmutated code.
     """
     _SETTINGS.clear()
     _DEALS.clear()

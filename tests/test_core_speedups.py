@@ -80,3 +80,52 @@ def test_an_equal_but_not_identical_move_applies_like_the_generated_one() -> Non
     copy = cf.Play(cf.Tile(move.tile.low, move.tile.high), move.onto)
     assert copy is not move
     assert cf.apply(game, copy) == cf.apply(game, move)
+
+
+@pytest.mark.parametrize("part", ["seed", "round_index", "players", "totals", "winners", "round", "results"])
+def test_games_differing_in_one_part_are_unequal(part: str) -> None:
+    game = _played(13, 150)  # past the first round, so it has results
+    assert game.results
+    assert not game.is_over
+    changed_part = {
+        "seed": game.seed + 1,
+        "round_index": game.round_index + 1,
+        "players": game.players + 1,
+        "totals": tuple(total + 1 for total in game.totals),
+        "winners": (0,),
+        "round": replace_round(game.round, current_player=(game.round.current_player + 1) % game.players),
+        "results": game.results[:-1],
+    }[part]
+    changed = replace_game(game, **{part: changed_part})
+    assert changed != game
+    assert game != changed
+    assert replace_game(game) == game
+    assert hash(replace_game(game)) == hash(game)
+
+
+@pytest.mark.parametrize(
+    "part", ["rules", "hands", "yard", "board", "current_player", "reserve", "drawn", "is_over", "went_out"]
+)
+def test_rounds_differing_in_one_part_are_unequal(part: str) -> None:
+    state = _played(13, 30).round
+    assert state.yard
+    assert state.drawn is None
+    assert not state.is_over
+    first, *rest = state.hands
+    board = state.board
+    changed_part = {
+        "rules": attrs.evolve(state.rules, double_out_penalty=5),
+        "hands": (first[1:], *rest),
+        "yard": state.yard[1:],
+        "board": cf.Board(board.nodes[:-1], (), 0, None, 0) if len(board) > 1 else None,
+        "current_player": (state.current_player + 1) % len(state.hands),
+        "reserve": state.reserve + 1,
+        "drawn": state.yard[0],
+        "is_over": True,
+        "went_out": 0,
+    }[part]
+    changed = replace_round(state, **{part: changed_part})
+    assert changed != state
+    assert state != changed
+    assert replace_round(state) == state
+    assert hash(replace_round(state)) == hash(state)
