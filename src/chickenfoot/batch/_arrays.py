@@ -223,14 +223,6 @@ def _flat(array: NDArray[Any]) -> NDArray[Any]:
 
 
 @functools.lru_cache(maxsize=16)
-def _grid(values: int, size: int) -> NDArray[Any]:
-    """Gets V x B flat offsets ``value * B + game`` into a per-value array (read-only, cached per shape)."""
-    grid = np.arange(values)[:, None] * size + np.arange(size)
-    grid.flags.writeable = False
-    return grid
-
-
-@functools.lru_cache(maxsize=16)
 def _offsets(size: int, width: int) -> NDArray[Any]:
     """Gets B flat offsets ``game * width``: where each game's row starts in a B x width array (cached)."""
     offsets = np.arange(size) * width
@@ -271,8 +263,11 @@ def _set_slots(batch: Batch) -> None:
 def _mover_values(batch: Batch) -> NDArray[Any]:
     """Gets V x B: per value, the tiles carrying it that the player to move may play."""
     tb = batch.tables
-    v, size = tb.values, batch.size
-    mover = _flat(batch.held)[_grid(v, size) + batch.current * ((v + 1) * size)]
+    v = tb.values
+    held, current = batch.held, batch.current
+    mover = held[0, :v] * (current == 0)
+    for seat in range(1, tb.players):  # adding each seat's masked counts beats gathering each game's row
+        mover += held[seat, :v] * (current == seat)
     drew = np.flatnonzero(batch.drawn >= 0)
     mover[:, drew] = tb.carries[batch.drawn[drew]].T  # DRAW-2, DRAW-3: the drawn tile alone
     mover *= _live(batch)
@@ -591,8 +586,8 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
     batch.scores[games, rounds] = scores
     places = games * tb.rules.rounds + rounds  # (game, round) as one row index: one fancy index, not two
     for name in ROUND_FIELDS:
-        final = getattr(batch, "final_" + name)
-        final.reshape(final.shape[0] * final.shape[1], -1)[places] = getattr(batch, name)[games].reshape(games.size, -1)
+        now, final = getattr(batch, name), getattr(batch, "final_" + name)
+        final.reshape(-1, *now.shape[1:])[places] = now[games]
     batch.totals[games] += scores
     last_round = rounds == tb.rules.rounds - 1
     over = games[last_round]
