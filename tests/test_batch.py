@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -131,16 +132,25 @@ def test_random_and_greedy_actions_are_legal(rules: cf.Rules, players: int) -> N
         batch.step_inplace(games, picker)
 
 
-def test_random_actions_are_uniform_over_the_legal_ones() -> None:
-    rng = random.Random(4)
-    state = cf.new_game(cf.Rules.trains(), 2, 4).round
-    while len(actions.legal_actions(state)) < 4:
+def shared_value(state: cf.RoundState) -> bool:
+    """Tells whether two legal plays match the same value with different tiles (the pick's last stage)."""
+    v = state.rules.max_pip + 1
+    plays = [divmod(action // (v - 1), v) for action in actions.legal_actions(state) if action < v * v * (v - 1)]
+    return any(a[0] == b[0] and a[1] != b[1] for a in plays for b in plays)
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_random_actions_are_uniform_over_the_legal_ones(seed: int) -> None:
+    rng = random.Random(seed)
+    state = cf.new_game(cf.Rules.trains(), 2, seed).round
+    while len(actions.legal_actions(state)) < 4 or not shared_value(state):
         state = cf.apply(state, rng.choice(cf.legal_moves(state)))
+        if state.is_over:
+            state = cf.new_game(cf.Rules.trains(), 2, rng.randrange(1000)).round
     games = batch.from_states([state] * 4000)
     picks = batch.random_actions(games, np.random.default_rng(1))
     legal = actions.legal_actions(state)
     counts = np.bincount(picks, minlength=actions.action_count(state.rules))[legal]
-    assert len(legal) > 2
     assert counts.sum() == 4000
     expected = 4000 / len(legal)
     assert ((counts - expected) ** 2 / expected).sum() < 3 * len(legal) + 30  # chi-square, far from a failure
@@ -166,6 +176,27 @@ def test_rewards_pay_the_winners_and_autoreset_deals_again(rules: cf.Rules) -> N
             assert not games.game_over[i]
             assert batch.to_state(games, int(i)) == cf.new_game(rules, 3, int(i) + 32)
         assert games.rewards[~games.terminated].sum() == 0
+
+
+@pytest.mark.parametrize("single_round", [False, True])
+def test_autoreset_in_the_step_equals_reset_finished_after_it(single_round: bool) -> None:
+    one = batch.init(cf.Rules.trains(max_pip=6), 3, np.arange(32), single_round=single_round)
+    other = one.copy()
+    rng = np.random.default_rng(2)
+    restarted = 0
+    for step in range(300):
+        chosen = batch.random_actions(one, rng)
+        if step < 40:  # some games finish and wait, unreset, for the first autoreset
+            batch.step_inplace(one, chosen)
+            batch.step_inplace(other, chosen)
+            continue
+        batch.step_inplace(one, chosen, autoreset=True)
+        batch.reset_finished(batch.step_inplace(other, chosen))
+        restarted += int(one.terminated.sum())
+        for field in dataclasses.fields(one):
+            if isinstance(getattr(one, field.name), np.ndarray):
+                assert (getattr(one, field.name) == getattr(other, field.name)).all(), field.name
+    assert restarted > 10
 
 
 def test_illegal_actions_are_refused_and_change_nothing() -> None:

@@ -176,12 +176,12 @@ def empty(tables: Tables, size: int, *, single_round: bool, deal: str, reward: s
         node_parent=z((size, t + 1), i16),
         node_count=z((size,), n),
         ends=z((v + 1, v, size), i16),
-        ends_count=z((v + 1, size), n),
+        ends_count=z((v + 1, size), i16),
         pending=z((size,), n),
         pending_value=z((size,), n),
         missing=z((size,), n),
         held=z((p, v + 1, size), i16),
-        slots=z((v, size), n),
+        slots=z((v, size), i16),
         mover=z((v, size), i16),
         draw_ok=z((size,), np.bool_),
         pass_ok=z((size,), np.bool_),
@@ -223,11 +223,11 @@ def _flat(array: NDArray[Any]) -> NDArray[Any]:
 
 
 @functools.lru_cache(maxsize=16)
-def _grid(values: int, size: int) -> NDArray[Any]:
-    """Gets V x B flat offsets ``value * B + game`` into a per-value array (read-only, cached per shape)."""
-    grid = np.arange(values)[:, None] * size + np.arange(size)
-    grid.flags.writeable = False
-    return grid
+def _offsets(size: int, width: int) -> NDArray[Any]:
+    """Gets B flat offsets ``game * width``: where each game's row starts in a B x width array (cached)."""
+    offsets = np.arange(size) * width
+    offsets.flags.writeable = False
+    return offsets
 
 
 def _live(batch: Batch) -> NDArray[Any]:
@@ -237,34 +237,41 @@ def _live(batch: Batch) -> NDArray[Any]:
 def _usable(batch: Batch) -> NDArray[Any]:
     """Gets B x T: the tiles the player to move may play (the drawn tile alone after a draw, DRAW-2/DRAW-3)."""
     t = batch.tables.tiles
-    hand = batch.loc[:, :t] == batch.current[:, None]
-    drawn = batch.drawn[:, None]
-    return hand & ((drawn < 0) | (np.arange(t) == drawn)) & _live(batch)[:, None]
+    usable = batch.loc[:, :t] == batch.current.astype(np.int8)[:, None]  # seats fit loc's int8
+    drew = np.flatnonzero(batch.drawn >= 0)  # few games: fix their rows alone
+    usable[drew] = np.arange(t) == batch.drawn[drew, None]
+    usable[np.flatnonzero(~_live(batch))] = False
+    return usable
 
 
 def refresh(batch: Batch, *, slots: bool = True) -> None:
     """Recomputes the derived arrays (``slots``, ``mover``, ``draw_ok``, ``pass_ok``) after the others changed."""
     if slots:
-        batch.slots[:] = _slots(batch)
+        _set_slots(batch)
     batch.mover[:] = _mover_values(batch)
     batch.draw_ok[:], batch.pass_ok[:] = _others(batch, _any_play(batch))
 
 
-def _slots(batch: Batch) -> NDArray[Any]:
-    """Gets V x B: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
-    v = batch.tables.values
-    only = np.arange(v)[:, None] == batch.pending_value
-    return np.where(batch.pending >= 0, only, batch.ends_count[:v])
+def _set_slots(batch: Batch) -> None:
+    """Sets ``slots``: per value, how many nodes take a tile carrying it now (OPEN-2, FOOT-2, PLAY-1)."""
+    size = batch.size
+    pending = batch.pending >= 0
+    np.multiply(batch.ends_count[: batch.tables.values], ~pending, out=batch.slots)  # the open ends, if none pends
+    _flat(batch.slots)[batch.pending_value * size + _offsets(size, 1)] += pending  # else the pending node alone
 
 
 def _mover_values(batch: Batch) -> NDArray[Any]:
     """Gets V x B: per value, the tiles carrying it that the player to move may play."""
     tb = batch.tables
-    v, size = tb.values, batch.size
-    values = np.arange(v)[:, None]
-    counts = _flat(batch.held)[_grid(v, size) + batch.current * ((v + 1) * size)]
-    only = (tb.high[batch.drawn] == values) | (tb.low[batch.drawn] == values)
-    return np.where(batch.drawn >= 0, only, counts) * _live(batch)
+    v = tb.values
+    held, current = batch.held, batch.current
+    mover = held[0, :v] * (current == 0)
+    for seat in range(1, tb.players):  # adding each seat's masked counts beats gathering each game's row
+        mover += held[seat, :v] * (current == seat)
+    drew = np.flatnonzero(batch.drawn >= 0)
+    mover[:, drew] = tb.carries[batch.drawn[drew]].T  # DRAW-2, DRAW-3: the drawn tile alone
+    mover *= _live(batch)
+    return mover
 
 
 def _any_play(batch: Batch) -> NDArray[Any]:
@@ -290,23 +297,42 @@ def legal_action_mask(batch: Batch) -> NDArray[Any]:
     """
     tb = batch.tables
     v, size = tb.values, batch.size
-    slots = batch.slots
-    holds = _usable(batch)[:, tb.pair]  # B x V x V: the player may play the tile (matched, other)
     mask = np.zeros((size, tb.actions), dtype=np.bool_)
-    plays = mask[:, :-2].reshape(size, v, v, v - 1)  # a view: rows of the mask split by (matched, other, slot)
-    np.logical_and(holds[:, :, :, None], np.arange(v - 1) < slots.T[:, :, None, None], out=plays)
     mask[:, -2], mask[:, -1] = batch.draw_ok, batch.pass_ok
+    # A play (matched, other, slot) is legal when the mover may play tile (matched, other) and the
+    # matched value has more than ``slot`` slots. Few tiles are playable, so only their rows of
+    # V - 1 slot flags are written, each a prefix from a table: once matched on the high half,
+    # once on the low half (a double writes its one row twice).
+    reach = np.minimum(batch.slots, v - 1)
+    game, tile = np.divmod(np.flatnonzero(_usable(batch)), tb.tiles)
+    plays = mask[:, :-2].reshape(size, v * v, v - 1)  # a view: rows of the mask split by (tile as matched, other; slot)
+    high, low = tb.high[tile], tb.low[tile]
+    for matched, other in ((high, low), (low, high)):
+        slots = reach[matched, game]
+        some = np.flatnonzero(slots)
+        plays[game[some], (matched * v + other)[some]] = _prefixes(v - 1)[slots[some]]
     return mask
 
 
-def _nth_true(flags: NDArray[Any], n: NDArray[Any]) -> NDArray[Any]:
-    """Gets per column the row of the ``n``-th (0-based) true flag: how many rows end with a count of ``n`` or less."""
-    seen = np.zeros(flags.shape[1], dtype=np.intp)
-    found = np.zeros(flags.shape[1], dtype=np.intp)
-    for row in flags[:-1]:  # a loop over a short axis (the values); the last row is never passed
-        seen += row
-        found += seen <= n
-    return found
+@functools.lru_cache(maxsize=16)
+def _prefixes(width: int) -> NDArray[Any]:
+    """Gets (width + 1) x width flags: row ``k`` has its first ``k`` entries true (cached, read-only)."""
+    table = np.arange(width) < np.arange(width + 1)[:, None]
+    table.flags.writeable = False
+    return table
+
+
+def _pick_row(weights: NDArray[Any], n: NDArray[Any]) -> NDArray[Any]:
+    """Gets per column the row holding the ``n``-th unit of weight (0-based): rows whose running total is ``n`` or less.
+
+    ``weights`` is small and whole (counts, or flags for the ``n``-th true row); int16 keeps the running totals cheap.
+    """
+    total = np.zeros(weights.shape[1], dtype=np.int16)
+    row = np.zeros(weights.shape[1], dtype=np.int16)
+    for weight in weights[:-1]:  # a loop over a short axis (the values); the last row is never passed
+        total += weight
+        row += total <= n
+    return row.astype(np.intp)
 
 
 def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
@@ -318,27 +344,25 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
     """
     tb = batch.tables
     v, size = tb.values, batch.size
-    rows = np.arange(size)
-    slots = batch.slots
-    per_value = slots * batch.mover  # V x B: plays matched against each value
-    count = per_value.sum(axis=0)
-    draw_ok, pass_ok = batch.draw_ok, batch.pass_ok
+    rows = _offsets(size, 1)
+    slots, mover = _flat(batch.slots), _flat(batch.mover)
+    per_value = batch.slots * batch.mover  # V x B: plays matched against each value
+    count = per_value.sum(axis=0, dtype=np.int16)
     uniform = rng.random((3, size))
-    pick = (uniform[0] * (count + pass_ok)).astype(np.intp)  # pass is the last choice when legal with plays
-    matched = np.zeros(size, dtype=np.intp)
-    below = np.zeros(size, dtype=np.intp)
-    for value in range(v - 1):
-        below += per_value[value]
-        matched += below <= pick
-    slot = (uniform[1] * _flat(slots)[matched * size + rows]).astype(np.intp)
-    # The tiles carrying ``matched`` the mover may play, by their other half: take one at random.
-    tiles = tb.pair[:, matched]  # V x B (the table is symmetric)
-    usable = _flat(batch.loc)[rows * (tb.tiles + 1) + tiles] == batch.current
-    other = _nth_true(usable, (uniform[2] * usable.sum(axis=0)).astype(np.intp))
-    other = np.where(batch.drawn < 0, other, tb.high[batch.drawn] + tb.low[batch.drawn] - matched)  # DRAW-2/3
+    pick = (uniform[0] * (count + batch.pass_ok)).astype(np.int16)  # pass is the last choice when legal with plays
+    matched = _pick_row(per_value, pick)
+    at = matched * size + rows
+    slot = (uniform[1] * slots[at]).astype(np.intp)
+    # The tiles carrying ``matched`` the mover may play, by their other half (the table is
+    # symmetric): take one at random; the mover holds ``mover[matched]`` of them.
+    tiles = tb.pair.take(matched, axis=0).T  # V x B
+    usable = _flat(batch.loc)[_offsets(size, tb.tiles + 1) + tiles] == batch.current.astype(np.int8)
+    other = _pick_row(usable, (uniform[2] * mover[at]).astype(np.int16))
+    drawn = batch.drawn
+    other = np.where(drawn < 0, other, tb.high[drawn] + tb.low[drawn] - matched)  # DRAW-2/3
     action = (matched * v + other) * (v - 1) + slot
     action = np.where(pick >= count, tb.actions - 1, action)
-    return np.where(draw_ok, tb.actions - 2, action)
+    return np.where(batch.draw_ok, tb.actions - 2, action)
 
 
 def greedy_actions(batch: Batch) -> NDArray[Any]:
@@ -371,19 +395,17 @@ def _check(batch: Batch, actions: NDArray[Any], moving: NDArray[Any]) -> None:
     """Raises :class:`~chickenfoot.IllegalMoveError` naming the games whose action is not legal."""
     tb = batch.tables
     v, size = tb.values, batch.size
-    rows = np.arange(size)
-    slots = batch.slots
-    draw_ok, pass_ok = batch.draw_ok, batch.pass_ok
-    play = np.clip(actions, 0, tb.actions - 3)
-    pair, slot = np.divmod(play, v - 1)
-    matched, other = np.divmod(pair, v)
-    tile = tb.pair[matched, other]
-    usable = (_flat(batch.loc)[rows * (tb.tiles + 1) + tile] == batch.current) & (
+    known = (actions >= 0) & (actions < tb.actions)
+    action = np.where(known, actions, tb.actions - 1)
+    tile = tb.action_tile[action]
+    matched = np.minimum(tb.action_matched[action], v - 1)  # draw and pass match the dummy value V
+    usable = (_flat(batch.loc)[_offsets(size, tb.tiles + 1) + tile] == batch.current.astype(np.int8)) & (
         (batch.drawn < 0) | (batch.drawn == tile)
     )
-    ok_play = (actions >= 0) & (actions < tb.actions - 2) & usable & (slot < _flat(slots)[matched * size + rows])
-    ok = ok_play | ((actions == tb.actions - 2) & draw_ok) | ((actions == tb.actions - 1) & pass_ok)
-    bad = np.flatnonzero(moving & ~ok)
+    ok_play = known & (action < tb.actions - 2) & usable
+    ok_play &= tb.action_slot[action] < _flat(batch.slots)[matched * size + _offsets(size, 1)]
+    ok = ok_play | ((action == tb.actions - 2) & batch.draw_ok) | ((action == tb.actions - 1) & batch.pass_ok)
+    bad = np.flatnonzero(moving & ~(ok & known))
     if bad.size:
         shown = ", ".join(f"game {i}: action {int(actions[i])}" for i in bad[:5])
         more = f" and {bad.size - 5} more" if bad.size > 5 else ""
@@ -393,12 +415,16 @@ def _check(batch: Batch, actions: NDArray[Any], moving: NDArray[Any]) -> None:
         )
 
 
-def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where: ArrayLike | None = None) -> Batch:
+def step_inplace(
+    batch: Batch, actions: ArrayLike, *, check: bool = True, where: ArrayLike | None = None, autoreset: bool = False
+) -> Batch:
     """Applies one action per game to ``batch`` itself and returns it (the in-place form of :func:`step`).
 
     Finished games ignore their action, and so do the games ``where`` is false for (a B-array
     of flags; by default every game moves). With ``check``, an illegal action raises
-    :class:`~chickenfoot.IllegalMoveError` before anything changes.
+    :class:`~chickenfoot.IllegalMoveError` before anything changes; without it, the actions
+    must be legal (as :func:`random_actions` and :func:`greedy_actions` make them). With
+    ``autoreset``, finished games are then dealt again, as by :func:`reset_finished`.
     """
     tb = batch.tables
     t, v, p = tb.tiles, tb.values, tb.players
@@ -406,19 +432,22 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     chosen = np.asarray(actions)
     if chosen.shape != (size,) or chosen.dtype.kind not in "iu":
         raise IllegalMoveError(f"actions must be {size} whole numbers, one per game; got {chosen.shape} {chosen.dtype}")
-    chosen = chosen.astype(np.intp)
+    chosen = chosen.astype(np.intp)  # small dtypes would wrap the action numbers below
     live = _live(batch) if where is None else _live(batch) & np.broadcast_to(np.asarray(where, dtype=np.bool_), (size,))
     if check:
         _check(batch, chosen, live)
-    rows = np.arange(size)
-    by_tile = rows * (t + 1)  # flat offsets of each game's row in the B x (T+1) arrays
+    rows = _offsets(size, 1)
+    by_tile = _offsets(size, t + 1)  # flat offsets of each game's row in the B x (T+1) arrays
     batch.terminated[:] = False
     batch.rewards[:] = 0
-    is_play = live & (chosen < tb.actions - 2)
-    is_draw = live & (chosen == tb.actions - 2)
-    is_pass = live & (chosen == tb.actions - 1)
-    pair, slot = np.divmod(np.where(is_play, chosen, 0), v - 1)
-    matched, other = np.divmod(pair, v)
+    # Games that do not move pass; a pass decodes to the dummy tile and values, which every
+    # play write below then sends to the dummy column.
+    action = np.where(live, chosen, tb.actions - 1)
+    is_play = action < tb.actions - 2
+    is_draw = action == tb.actions - 2
+    is_pass = live & (action == tb.actions - 1)
+    matched, other = tb.action_matched[action], tb.action_other[action]
+    slot, tile = tb.action_slot[action], tb.action_tile[action]
     player = batch.current.copy()
     held = _flat(batch.held)
     by_mover = player * (v + 1) * size + rows  # + value * size: the mover's count of a value
@@ -426,8 +455,7 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     pending = batch.pending >= 0
 
     # PLAY-1: the tile leaves the hand for a new node on the end the action names.
-    tile = np.where(is_play, tb.pair[matched, other], t)
-    open_row = np.where(is_play & ~pending, matched, v)
+    open_row = np.where(pending, v, matched)
     ends = _flat(batch.ends)
     onto = np.where(pending, batch.pending, ends[(open_row * v + slot) * size + rows])
     node = np.where(is_play, batch.node_count, t)
@@ -436,27 +464,24 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     batch.node_count[:] += is_play
     _flat(batch.loc)[by_tile + tile] = tb.board_slot
     hand_count[rows * p + player] -= is_play
-    held[by_mover + np.where(is_play, matched, v) * size] -= 1
-    held[by_mover + np.where(is_play & (other != matched), other, v) * size] -= 1
+    held[by_mover + matched * size] -= 1
+    held[by_mover + other * size] -= 1  # a double carries one value (``other`` is the dummy)
     # PLAY-2: a non-pending end takes one tile, so it leaves its value's list (the later slots move up).
-    line = _grid(v, size) + open_row * (v * size)  # V x B: the flat places of that list
-    row = ends[line]
-    ends[line[:-1]] = np.where(np.arange(v - 1)[:, None] < slot, row[:-1], row[1:])
     counts = _flat(batch.ends_count)
+    _drop_end(batch, open_row, slot)
     counts[open_row * size + rows] -= 1
     # OPEN-3, FOOT-3: the pending node stops pending once full.
     filled = is_play & pending
     batch.missing[:] -= filled
     batch.pending[filled & (batch.missing == 0)] = -1
     # FOOT-1: a double becomes a pending foot; any other tile offers its other half at the end of that list.
-    foot = is_play & (matched == other)
+    foot = is_play & (other == v)
     feet = np.flatnonzero(foot)
     batch.pending[feet] = node[feet]
     batch.pending_value[feet] = matched[feet]
     batch.missing[feet] = FOOT_TOES
-    new_value = np.where(is_play & ~foot, other, v)
-    new_count = new_value * size + rows
-    ends[(new_value * v + np.minimum(counts[new_count], v - 1)) * size + rows] = node
+    new_count = other * size + rows
+    ends[(other * v + np.minimum(counts[new_count], v - 1)) * size + rows] = node
     counts[new_count] += 1
     batch.ends_count[v] = 0
     out = is_play & (hand_count[rows * p + player] == 0)  # END-1
@@ -470,28 +495,42 @@ def step_inplace(batch: Batch, actions: ArrayLike, *, check: bool = True, where:
     _flat(batch.loc)[by_tile[drawing] + drawn] = drawer
     batch.yard_head[drawing] += 1
     hand_count[drawing * p + drawer] += 1
-    high, low = tb.high[drawn], tb.low[drawn]
-    held[by_mover[drawing] + high * size] += 1
-    held[by_mover[drawing] + np.where(high != low, low, v) * size] += 1
+    held[by_mover[drawing] + tb.high[drawn] * size] += 1
+    held[by_mover[drawing] + tb.second[drawn] * size] += 1
     batch.held[:, v] = 0
     batch.drawn[drawing] = drawn
 
     # TURN-1: a play (unless it went out) or a pass hands the turn on.
-    batch.current[:] = np.where((is_play & ~out) | is_pass, (player + 1) % p, player)
+    batch.current[:] = np.where((is_play & ~out) | is_pass, tb.next_seat[player], player)
 
     # END-2 after every move (and the unfillable-foot variant after a foot is laid).
-    moved = is_play | is_draw | is_pass
-    batch.slots[:] = _slots(batch)
-    ended = out | (moved & _blocked(batch))
+    _set_slots(batch)
+    ended = out | (live & _blocked(batch))
     if tb.rules.unfillable_foot_ends_round:
         ended |= foot & _foot_unfillable(batch)
     batch.round_over[:] |= ended
-    batch.went_out[:] = np.where(moved, np.where(out, player, -1), batch.went_out)
+    np.copyto(batch.went_out, player, where=out)  # a round in play has went_out -1 already
     finished = np.flatnonzero(ended)
-    if finished.size:
-        _end_rounds(batch, finished)
-    refresh(batch, slots=False)  # _end_rounds set the slots of the rounds it dealt
+    going_on = _end_rounds(batch, finished) if finished.size else finished
+    dealt = _deal_next(batch, going_on, restart=autoreset)
+    refresh(batch, slots=dealt)  # the slots were set above, for every game a deal did not change
     return batch
+
+
+def _drop_end(batch: Batch, open_row: NDArray[Any], slot: NDArray[Any]) -> None:
+    """Removes end ``slot`` from list ``open_row`` of each game (PLAY-2), moving the later ends up one slot.
+
+    Only games that played on an end before their list's last need a move; the others (and
+    the games whose ``open_row`` is the dummy V) are left out.
+    """
+    v, size = batch.tables.values, batch.size
+    games = np.flatnonzero(slot < _flat(batch.ends_count)[open_row * size + _offsets(size, 1)] - 1)
+    if games.size == 0:
+        return
+    ends = _flat(batch.ends)
+    line = (open_row[games] * v + np.arange(v)[:, None]) * size + games  # V x n: the flat places of the lists
+    row = ends[line]
+    ends[line[:-1]] = np.where(np.arange(v - 1)[:, None] < slot[games], row[:-1], row[1:])
 
 
 def step(batch: Batch, actions: ArrayLike, *, check: bool = True, autoreset: bool = False) -> Batch:
@@ -501,10 +540,7 @@ def step(batch: Batch, actions: ArrayLike, *, check: bool = True, autoreset: boo
     ``terminated`` and ``rewards`` tell which games ended in this step and what they paid. With
     ``autoreset``, those games are dealt again at once (``terminated`` still says they ended).
     """
-    stepped = step_inplace(batch.copy(), actions, check=check)
-    if autoreset:
-        reset_finished(stepped)
-    return stepped
+    return step_inplace(batch.copy(), actions, check=check, autoreset=autoreset)
 
 
 def _in_hands(batch: Batch) -> NDArray[Any]:
@@ -530,13 +566,10 @@ def _foot_unfillable(batch: Batch) -> NDArray[Any]:
     return available < batch.missing
 
 
-def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
-    """Scores the rounds that just ended (SCORE-1), adds them up (GAME-1) and deals the next (ROUND-1)."""
-    from ._deal import deal_rounds
-
+def _end_rounds(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
+    """Scores the rounds that just ended (SCORE-1), adds them up (GAME-1); gets the games with a next round to deal."""
     tb = batch.tables
-    loc = batch.loc[games, : tb.tiles]
-    scores = np.stack([(np.where(loc == seat, tb.score[: tb.tiles], 0)).sum(axis=1) for seat in range(tb.players)], 1)
+    scores = _hand_scores(batch, games)
     last = batch.node_tile[games, batch.node_count[games] - 1]
     out = batch.went_out[games]
     penalty = (out >= 0) & (tb.high[last] == tb.low[last])  # the double-out variant of SCORE-1
@@ -548,13 +581,13 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
         batch.terminated[games] = True
         if batch.reward == "win":
             batch.rewards[games] = _utilities(scores == scores.min(axis=1, keepdims=True))
-        return
+        return games[:0]
     rounds = batch.round_index[games]
     batch.scores[games, rounds] = scores
     places = games * tb.rules.rounds + rounds  # (game, round) as one row index: one fancy index, not two
     for name in ROUND_FIELDS:
-        final = getattr(batch, "final_" + name)
-        final.reshape(final.shape[0] * final.shape[1], -1)[places] = getattr(batch, name)[games].reshape(games.size, -1)
+        now, final = getattr(batch, name), getattr(batch, "final_" + name)
+        final.reshape(-1, *now.shape[1:])[places] = now[games]
     batch.totals[games] += scores
     last_round = rounds == tb.rules.rounds - 1
     over = games[last_round]
@@ -564,10 +597,36 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> None:
         if batch.reward == "win":
             batch.rewards[over] = _utilities(winners(batch, over))
     going_on = games[~last_round]
-    if going_on.size:
-        batch.round_index[going_on] += 1
-        deal_rounds(batch, going_on)
-        batch.slots[:, going_on] = np.arange(tb.values)[:, None] == batch.pending_value[going_on]  # OPEN-2
+    batch.round_index[going_on] += 1  # ROUND-1
+    return going_on
+
+
+def _deal_next(batch: Batch, going_on: NDArray[Any], *, restart: bool) -> bool:
+    """Deals the next round of ``going_on`` and, with ``restart``, a new game (seed + B) in place of every finished one.
+
+    One deal for both: a deal's cost is mostly its numpy calls, whatever the number of games.
+    Tells whether it dealt any.
+    """
+    from ._deal import clear_games, deal_rounds
+
+    over = np.flatnonzero(batch.game_over) if restart else going_on[:0]
+    if over.size:
+        batch.seed[over] += batch.size
+        clear_games(batch, over, first_round=batch.round_index[over] if batch.single_round else None)
+    dealt = np.concatenate([going_on, over])
+    if dealt.size:
+        deal_rounds(batch, dealt)
+    return bool(dealt.size)
+
+
+def _hand_scores(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
+    """Gets len(games) x P: what the tiles left in each hand score (SCORE-1), one weighted count over (game, place)."""
+    tb = batch.tables
+    t, n, places = tb.tiles, games.size, tb.players + 2
+    at = (np.arange(n)[:, None] * places + batch.loc[games, :t]).ravel()
+    weights = np.broadcast_to(tb.score[:t], (n, t)).ravel()
+    totals = np.bincount(at, weights=weights, minlength=n * places).reshape(n, places)
+    return totals[:, : tb.players].astype(np.int32)
 
 
 def winners(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
@@ -596,11 +655,7 @@ def _utilities(won: NDArray[Any]) -> NDArray[Any]:
 
 def reset_finished(batch: Batch) -> Batch:
     """Deals a new game in place of every finished one (seed + B), keeping ``terminated`` and ``rewards``."""
-    from ._deal import start_games
-
-    games = np.flatnonzero(batch.game_over)
-    if games.size:
-        batch.seed[games] += batch.size
-        start_games(batch, games, first_round=batch.round_index[games] if batch.single_round else None)
+    if batch.game_over.any():
+        _deal_next(batch, np.zeros(0, dtype=np.intp), restart=True)
         refresh(batch)
     return batch

@@ -41,11 +41,16 @@ def _random(seed: NDArray[Any], rounds: NDArray[Any], width: int) -> NDArray[Any
 
 def start_games(batch: Batch, games: NDArray[Any], first_round: NDArray[Any] | None = None) -> None:
     """Starts new games in rows ``games``: zero totals and deal the first round (or ``first_round``)."""
+    clear_games(batch, games, first_round)
+    deal_rounds(batch, games)
+
+
+def clear_games(batch: Batch, games: NDArray[Any], first_round: NDArray[Any] | None = None) -> None:
+    """Readies rows ``games`` for new games (no scores, round 0 or ``first_round``) that the caller then deals."""
     batch.round_index[games] = 0 if first_round is None else first_round
     batch.totals[games] = 0
     batch.scores[games] = 0
     batch.game_over[games] = False
-    deal_rounds(batch, games)
 
 
 def deal_rounds(batch: Batch, games: NDArray[Any]) -> None:
@@ -109,11 +114,7 @@ def _deal_numpy(batch: Batch, games: NDArray[Any]) -> None:
         first = (holder + 1) % p  # DEAL-B3
     else:
         first = starter  # DEAL-A4
-    in_hand = batch.loc[games, :t, None] == np.arange(p)  # n x T x P
-    batch.hand_count[games] = in_hand.sum(axis=1)
-    counts = np.matmul(in_hand.transpose(2, 0, 1).astype(np.float32), tb.carries.astype(np.float32))  # P x n x V
-    batch.held[:, :v, games] = counts.transpose(0, 2, 1)
-    batch.held[:, v, games] = 0
+    count_hands(batch, games)
     batch.node_tile[games, 0] = center
     batch.node_parent[games, 0] = -1
     batch.node_count[games] = 1
@@ -125,6 +126,24 @@ def _deal_numpy(batch: Batch, games: NDArray[Any]) -> None:
     batch.drawn[games] = -1
     batch.round_over[games] = False
     batch.went_out[games] = -1
+
+
+def count_hands(batch: Batch, games: NDArray[Any]) -> None:
+    """Sets ``held`` and ``hand_count`` of ``games`` from where their tiles are (one count each)."""
+    tb = batch.tables
+    t, v, p, n = tb.tiles, tb.values, tb.players, games.size
+    places = p + 2  # the seats, the yard and the board
+    loc = batch.loc[games, :t].astype(np.intp)
+    column = np.arange(n)[:, None]
+    # Per (place, value, game): each tile counts once for its high half and once for its low
+    # half, a double's second count going to the dummy value V.
+    halves = np.concatenate([loc * (v + 1) + tb.high[:t], loc * (v + 1) + tb.second[:t]]) * n
+    halves += np.concatenate([column, column])
+    held = np.bincount(halves.ravel(), minlength=places * (v + 1) * n).reshape(places, v + 1, n)
+    batch.held[:, :v, games] = held[:p, :v]
+    batch.held[:, v, games] = 0
+    sizes = np.bincount((column * places + loc).ravel(), minlength=n * places).reshape(n, places)
+    batch.hand_count[games] = sizes[:, :p]
 
 
 def load_round(batch: Batch, game: int, state: RoundState) -> None:

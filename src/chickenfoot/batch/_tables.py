@@ -33,6 +33,8 @@ class Tables:
     high: NDArray[Any]
     """High half of tile t (T + 1 entries: the last is a dummy tile written to by games that do not move it)."""
     low: NDArray[Any]
+    second: NDArray[Any]
+    """The low half of tile t, or V for a double (it carries one value): a hand's second count to change."""
     pair: NDArray[Any]
     """V x V: the tile carrying both values (symmetric)."""
     score: NDArray[Any]
@@ -41,6 +43,16 @@ class Tables:
     """T x V: 1 where tile t carries the value (a double counts once)."""
     doubles: NDArray[Any]
     """V: the tile index of each double."""
+    next_seat: NDArray[Any]
+    """P: the seat after each seat (TURN-1)."""
+    action_matched: NDArray[Any]
+    """Per action: the value a play matches (V, the dummy value, for draw and pass)."""
+    action_other: NDArray[Any]
+    """Per action: the value a play exposes (V for a double, which opens a foot instead, and for draw and pass)."""
+    action_slot: NDArray[Any]
+    """Per action: the slot among the matched value's open ends (0 for draw and pass)."""
+    action_tile: NDArray[Any]
+    """Per action: the tile played (T, the dummy tile, for draw and pass)."""
 
     @property
     def yard_slot(self) -> int:
@@ -61,13 +73,24 @@ def tables(rules: Rules, players: int) -> Tables:
     count, values = len(tiles), rules.max_pip + 1
     high = np.array([tile.high for tile in tiles] + [0], dtype=np.intp)
     low = np.array([tile.low for tile in tiles] + [0], dtype=np.intp)
+    second = np.where(high != low, low, values)
     pair = np.array([[Tile(a, b).index for b in range(values)] for a in range(values)], dtype=np.intp)
     score = np.array([rules.tile_value(tile) for tile in tiles] + [0], dtype=np.int32)
     carries = np.zeros((count, values), dtype=np.int16)
     carries[np.arange(count), high[:count]] = 1
     carries[np.arange(count), low[:count]] = 1
     doubles = np.array([Tile(value, value).index for value in range(values)], dtype=np.int16)
-    for array in (high, low, pair, score, carries, doubles):
+    # Every action decoded once, so a step looks its parts up instead of dividing (as chickenfoot.actions numbers them).
+    plays = values * values * (values - 1)
+    slot = np.arange(plays) % (values - 1)
+    matched, other = np.divmod(np.arange(plays) // (values - 1), values)
+    action_matched = np.concatenate([matched, [values, values]])
+    action_other = np.concatenate([np.where(matched != other, other, values), [values, values]])
+    action_slot = np.concatenate([slot, [0, 0]])
+    action_tile = np.concatenate([pair[matched, other], [count, count]])
+    next_seat = (np.arange(players) + 1) % players
+    decoded = (next_seat, action_matched, action_other, action_slot, action_tile)
+    for array in (high, low, second, pair, score, carries, doubles, *decoded):
         array.flags.writeable = False
     return Tables(
         rules=rules,
@@ -80,8 +103,14 @@ def tables(rules: Rules, players: int) -> Tables:
         reserve=rules.reserve_for(players),
         high=high,
         low=low,
+        second=second,
         pair=pair,
         score=score,
         carries=carries,
         doubles=doubles,
+        next_seat=next_seat,
+        action_matched=action_matched,
+        action_other=action_other,
+        action_slot=action_slot,
+        action_tile=action_tile,
     )
