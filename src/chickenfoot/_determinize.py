@@ -569,7 +569,7 @@ def _replay(
     hands = []
     for seat in range(view.players):
         hand = list(slots[seat][0])
-        _shuffle_fitting(hand, (), rng)  # any order
+        rng.shuffle(hand)
         hands.append(tuple(hand))
     history = view.history
     first = history[0][0] if history else view.current_player
