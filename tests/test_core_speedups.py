@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import attrs
 import pytest
@@ -129,3 +130,40 @@ def test_rounds_differing_in_one_part_are_unequal(part: str) -> None:
     assert state != changed
     assert replace_round(state) == state
     assert hash(replace_round(state)) == hash(state)
+
+
+@pytest.mark.parametrize(
+    "part", ["nodes", "tile", "parent", "exposed", "ends_by_value", "ends_mask", "pending", "missing"]
+)
+def test_boards_differing_in_one_part_are_unequal(part: str) -> None:
+    board = _played(13, 30).round.board
+    assert board.pending is not None  # a foot waits for toes here
+    parts: dict[str, Any] = {
+        "nodes": board.nodes,
+        "ends_by_value": board.ends_by_value,
+        "ends_mask": board.ends_mask,
+        "pending": board.pending,
+        "missing": board.missing,
+    }
+    early = board.nodes[1]  # far from the newest node: the comparison has to walk back to it
+    unplaced = next(tile for tile in cf.full_set(9) if tile not in {node.tile for node in board.nodes})
+    shared = next(value for value, ends in enumerate(board.ends_by_value) if len(ends) > 1)
+    if part == "nodes":
+        parts["nodes"] = board.nodes[:-1]
+    elif part in ("tile", "parent", "exposed"):
+        changed: Any = {"tile": unplaced, "parent": 1, "exposed": early.exposed + 1}[part]
+        parts["nodes"] = (board.nodes[0], attrs.evolve(early, **{part: changed}), *board.nodes[2:])
+    elif part == "ends_by_value":  # the same values open, in another order
+        ends = list(board.ends_by_value)
+        ends[shared] = ends[shared][::-1]
+        parts["ends_by_value"] = tuple(ends)
+    elif part == "ends_mask":
+        parts["ends_mask"] = board.ends_mask ^ 1 << 18
+    elif part == "pending":
+        parts["pending"] = board.pending - 1
+    else:
+        parts["missing"] = board.missing + 1
+    changed_board = cf.Board(**parts)
+    assert changed_board != board
+    assert board != changed_board
+    assert cf.Board(board.nodes, board.ends_by_value, board.ends_mask, board.pending, board.missing) == board
