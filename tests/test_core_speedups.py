@@ -59,12 +59,20 @@ def test_fast_built_states_equal_constructor_built_ones(moves: int) -> None:
 
 def test_board_nodes_read_one_by_one_match_the_tuple() -> None:
     board = _played(5, 400, cf.Rules.trains(max_pip=18), players=8).round.board
+    fresh = replace_round(_played(5, 400, cf.Rules.trains(max_pip=18), players=8).round).board
+    assert fresh.node(-1) == board.nodes[-1]  # read before the tuple is built
+    assert fresh.node(0).parent is None  # the center hangs from nothing
     assert len(board) == len(board.nodes) > 16
     assert [board.node(i) for i in range(len(board))] == list(board.nodes)
     assert board.node(-1) == board.nodes[-1]
     assert board.node(-len(board)) == board.nodes[0]
-    with pytest.raises(IndexError, match="there is no node"):
-        board.node(len(board))
+    size = len(board)
+    with pytest.raises(IndexError, match=f"^there is no node {size}: the board has nodes 0 to {size - 1}$"):
+        board.node(size)
+    with pytest.raises(IndexError, match=f"^there is no node {size}: the board has nodes 0 to {size - 1}$"):
+        board.place(cf.Tile(18, 18), size)
+    with pytest.raises(ValueError, match=r"^a board holds at least its center$"):
+        cf.Board((), (), 0, None, 0)
 
 
 def test_legal_moves_are_the_same_with_and_without_the_cache() -> None:

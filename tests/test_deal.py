@@ -201,3 +201,35 @@ def test_highest_double_variant_starts_with_the_next_highest_double_held() -> No
 def test_round_1_a_round_outside_the_game_is_refused(round_index: object) -> None:
     with pytest.raises(ValueError, match="round_index must be a whole number from 0 to 9"):
         cf.deal_round(Rules.trains(), 4, 1, round_index)  # type: ignore[arg-type]
+
+
+def test_new_game_deals_seed_0_by_default() -> None:
+    assert cf.new_game(Rules.trains(), 4) == cf.new_game(Rules.trains(), 4, seed=0)
+    assert cf.new_game(Rules.trains(), 4) != cf.new_game(Rules.trains(), 4, seed=1)
+
+
+def test_new_game_says_what_to_pass() -> None:
+    with pytest.raises(TypeError, match=r"rules must be a chickenfoot.Rules, such as Rules.trains\(\); got 'trains'"):
+        cf.new_game("trains", 4)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seed must be an int, got '7'"):
+        cf.new_game(Rules.trains(), 4, "7")  # type: ignore[arg-type]
+
+
+@pytest.mark.rule("DEAL-B2")
+def test_the_chance_layers_center_is_the_next_highest_double_held() -> None:
+    from chickenfoot._deal import find_center
+
+    hands = [[Tile(7, 7), Tile(2, 1)], [Tile(5, 5), Tile(8, 3)]]
+    fallback = Rules.cross(center_fallback="highest_double")
+    assert find_center(fallback, hands, Tile(9, 9)) == (Tile(7, 7), 0)
+    assert find_center(Rules.cross(), hands, Tile(9, 9)) == (Tile(9, 9), None)  # draw for it
+
+
+@pytest.mark.rule("YARD-1")
+def test_the_chance_layers_round_keeps_the_reserve_for_its_player_count() -> None:
+    from chickenfoot._deal import open_round
+
+    hands = [[Tile(1, 0)], [Tile(2, 0)]]
+    state = open_round(Rules.trains(), hands, [Tile(3, 0), Tile(4, 0), Tile(5, 0)], Tile(9, 9), 1)
+    assert state.reserve == 2  # two players keep two tiles in the yard
+    assert state.current_player == 1

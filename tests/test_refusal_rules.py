@@ -83,11 +83,13 @@ def test_moves_after_the_end_name_the_end() -> None:
     over = _refusal(game, cf.Draw())  # type: ignore[arg-type]
     assert over is not None
     assert over.rule == "ROUND-1"
+    assert str(over) == "the game is over: no more moves"
     ends = set()
     for result in game.results:
         error = _refusal(result.final, cf.Pass())
         assert error is not None
         assert error.rule == ("END-2" if result.went_out is None else "END-1")
+        assert str(error) == "the round is over: no more moves"
         ends.add(error.rule)
     assert "END-1" in ends
 
