@@ -344,3 +344,10 @@ def test_a_play_takes_any_integer_type_as_its_node() -> None:
 def test_parse_move_refuses_a_huge_node_number_as_invalid() -> None:
     with pytest.raises(cf.InvalidMoveError, match="is not a move"):
         cf.parse_move("9-5@" + "1" * 5000)
+
+
+def test_legal_moves_and_apply_name_what_they_take() -> None:
+    with pytest.raises(TypeError, match=r"^legal_moves takes a GameState or RoundState, got str$"):
+        cf.legal_moves("9-9")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^apply takes a GameState or RoundState, got str$"):
+        cf.apply("9-9", cf.Draw())  # type: ignore[call-overload]
