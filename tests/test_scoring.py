@@ -7,7 +7,8 @@ import random
 import pytest
 
 import chickenfoot as cf
-from chickenfoot import Rules
+from chickenfoot import Rules, reference
+from chickenfoot._state import replace_game
 from helpers import position
 
 TRAINS = Rules.trains()
@@ -121,3 +122,20 @@ def test_win_utilities_pay_one_to_the_winners_and_average_zero() -> None:
     assert win_utilities(3, [0]) == pytest.approx([1.0, -0.5, -0.5])
     assert win_utilities(4, [1, 2]) == pytest.approx([-1 / 3, 1 / 3, 1 / 3, -1 / 3])
     assert win_utilities(2, [0, 1]) == pytest.approx([0.0, 0.0])
+
+
+@pytest.mark.rule("TIE-2")
+def test_tie_2_a_cross_game_ending_in_a_tie_is_settled_by_its_rounds() -> None:
+    rules = Rules.cross()
+    game = cf.new_game(rules, players=3, seed=4)
+    while True:  # play to the last move of the game
+        after = cf.apply(game, cf.legal_moves(game)[0])
+        if after.is_over:
+            break
+        game = after
+    # The same last move from totals set so that everybody ends on the same total.
+    top = max(after.totals)
+    totals = tuple(mine + top - final for mine, final in zip(game.totals, after.totals, strict=True))
+    tied = cf.apply(replace_game(game, totals=totals), cf.legal_moves(game)[0])
+    assert tied.totals == (top,) * 3
+    assert tied.winners == reference.winners(rules, tied.totals, tied.results)
