@@ -7,6 +7,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from chickenfoot._board import _NODES
 from chickenfoot._deal import _DEALS
 from chickenfoot._state import _SETTINGS
 
@@ -20,7 +21,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 @pytest.fixture(autouse=True)
 def _rules_read_afresh() -> None:
-    """Forgets the engine's per-rules readings (core settings, deal plans) before each test.
+    """Forgets the engine's per-rules readings (core settings, deal plans) and public nodes before each test.
 
     For mutation testing (benchmarks/mutation.py): mutmut records which tests reach each
     function and forks one test process per mutant from a process that already ran the tests.
@@ -29,3 +30,4 @@ def _rules_read_afresh() -> None:
     """
     _SETTINGS.clear()
     _DEALS.clear()
+    _NODES.clear()
