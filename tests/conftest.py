@@ -20,7 +20,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 
 @pytest.fixture(autouse=True)
-def _rules_read_afresh() -> None:
+def _engine_caches_forgotten() -> None:
     """Forgets the engine's per-rules readings (core settings, deal plans) and public nodes before each test.
 
     For mutation testing (benchmarks/mutation.py): mutmut records which tests reach each
