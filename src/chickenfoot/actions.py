@@ -113,6 +113,13 @@ def play_action(rules: Rules, matched: Pip, other: Pip, slot: int) -> int:
     return (matched * values + other) * (values - 1) + slot
 
 
+def _play_parts(action: int, values: int) -> tuple[Pip, Pip, int]:
+    """Splits a play's action number into ``(matched, other, slot)``: the inverse of :func:`play_action`."""
+    pair, slot = divmod(action, values - 1)
+    matched, other = divmod(pair, values)
+    return matched, other, slot
+
+
 def _board(state: GameState | RoundState | PlayerView) -> Board:
     if type(state) is GameState:
         return state.round.board
@@ -186,9 +193,7 @@ def decode(action: int, state: GameState | RoundState | PlayerView) -> Move:
         return DRAW
     if action == count - 1:
         return PASS
-    values = _values(rules)
-    pair, slot = divmod(action, values - 1)
-    matched, other = divmod(pair, values)
+    matched, other, slot = _play_parts(action, _values(rules))
     accepting = _accepting(_board(state), matched)
     if slot >= len(accepting):
         raise InvalidMoveError(
@@ -211,9 +216,7 @@ def describe(action: int, rules: Rules) -> str:
         return "draw"
     if action == count - 1:
         return "pass"
-    values = _values(rules)
-    pair, slot = divmod(action, values - 1)
-    matched, other = divmod(pair, values)
+    matched, other, slot = _play_parts(action, _values(rules))
     return f"{Tile(matched, other)} on a {matched} (slot {slot})"
 
 

@@ -10,6 +10,7 @@ import numpy as np
 
 from .._rules import Rules
 from .._tiles import Tile, full_set
+from ..actions import _play_parts
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -80,10 +81,10 @@ def tables(rules: Rules, players: int) -> Tables:
     carries[np.arange(count), high[:count]] = 1
     carries[np.arange(count), low[:count]] = 1
     doubles = np.array([Tile(value, value).index for value in range(values)], dtype=np.int16)
-    # Every action decoded once, so a step looks its parts up instead of dividing (as chickenfoot.actions numbers them).
+    # Every play action decoded once, as chickenfoot.actions numbers them, so a step looks its
+    # parts up instead of dividing.
     plays = values * values * (values - 1)
-    slot = np.arange(plays) % (values - 1)
-    matched, other = np.divmod(np.arange(plays) // (values - 1), values)
+    matched, other, slot = np.array([_play_parts(action, values) for action in range(plays)], dtype=np.intp).T
     action_matched = np.concatenate([matched, [values, values]])
     action_other = np.concatenate([np.where(matched != other, other, values), [values, values]])
     action_slot = np.concatenate([slot, [0, 0]])
