@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
-from chickenfoot._core import shuffle
+from chickenfoot._core import DRAW, PASS, PublicMoves, play, shuffle
 from chickenfoot._state import replace_game, replace_round
 
 
@@ -175,3 +175,24 @@ def test_boards_differing_in_one_part_are_unequal(part: str) -> None:
     assert changed_board != board
     assert board != changed_board
     assert cf.Board(board.nodes, board.ends_by_value, board.ends_mask, board.pending, board.missing) == board
+
+
+def test_the_public_move_table_holds_each_play_at_its_code() -> None:
+    # Rows are made a node at a time and widened when a larger set is met; every entry must be
+    # the move of its code, and draw and pass sit at their codes.
+    made: list[int] = []
+
+    def make(code: int) -> tuple[str, int, int]:
+        made.append(code)
+        return ("play", code & 255, code >> 8)
+
+    moves = PublicMoves("draw", "pass", make)
+    moves.onto_nodes(2, 3)
+    table = moves.onto_nodes(3, 6)
+    assert len(made) == len(set(made)) == 3 * 6  # each play made once
+    for onto in range(3):
+        for tile in range(6):
+            assert table[play(tile, onto)] == ("play", tile, onto)
+    assert (table[DRAW], table[PASS]) == ("draw", "pass")
+    assert moves.onto_nodes(1, 2) is table
+    assert len(made) == 18  # nothing more to make

@@ -183,10 +183,7 @@ class Board:
 
     def accepts(self, value: Pip, onto: NodeIndex) -> bool:
         """Tells whether a tile carrying ``value`` may be matched against node ``onto`` now."""
-        layout = self._layout
-        if layout.pending != NONE:
-            return onto == layout.pending and layout.pending_value == value
-        return onto in layout.ends[value]
+        return self._layout.accepts(value, onto)
 
     def children(self, index: NodeIndex) -> tuple[NodeIndex, ...]:
         """Gets the nodes attached to node ``index``, in the order they were placed (scans)."""

@@ -9,7 +9,8 @@ The representation, for a reader of the rules:
 
 * a *tile* is its index in the set, ``high * (high + 1) // 2 + low`` (SET-1); :data:`HIGH`,
   :data:`LOW` and :data:`VALUES_MASK` read it back (a mask has one bit per pip value);
-* a *move* is an int: a play is ``onto << 8 | tile``, :data:`DRAW` and :data:`PASS` are negative;
+* a *move* is an int: a play is ``onto << 8 | tile``; :data:`DRAW` and :data:`PASS` take tile
+  numbers no tile has;
 * the layout (:class:`Layout`) keeps the open ends by the value they offer, and the one node that
   may take several tiles (the center until it has its arms, a double until it has its toes);
 * a round caches its legal moves, and the public objects showing it, in ordinary fields.
@@ -22,16 +23,17 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
 NONE: Final = -1
 """No node, no seat, no tile."""
 
-DRAW: Final = -1
-"""The move code of a draw (DRAW-1)."""
+DRAW: Final = 255
+"""The move code of a draw (DRAW-1): a play's code with a tile number no tile has."""
 
-PASS: Final = -2
-"""The move code of a pass (DRAW-2, DRAW-3, YARD-2)."""
+PASS: Final = 254
+"""The move code of a pass (DRAW-2, DRAW-3, YARD-2), likewise."""
 
 UNKNOWN: Final = -3
 """Not a move code: what :meth:`Round.code_of` gets for a move it did not hand out."""
@@ -71,14 +73,10 @@ def replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
 
 def without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
     """Returns ``items`` without the first occurrence of ``item``, the rest in order."""
-    if len(items) == 1 and items[0] == item:
-        return ()
-    kept = list(items)
-    for at in range(len(kept)):
-        if kept[at] == item:
-            del kept[at]
-            break
-    return tuple(kept)
+    for at in range(len(items)):
+        if items[at] == item:
+            return items[:at] + items[at + 1 :]
+    return items
 
 
 def is_double(tile: int) -> bool:
@@ -101,6 +99,7 @@ class Settings:
     ) -> None:
         self.public = public  # the chickenfoot.Rules, compared by the views
         self.max_pip = max_pip
+        self.tiles = tile_index(max_pip, max_pip) + 1  # the set's size: tiles 0 to tiles - 1 (SET-1)
         self.must_play = must_play  # DRAW-2 (True) or DRAW-3 (False)
         self.draw_until_playable = draw_until_playable
         self.unfillable_foot_ends_round = unfillable_foot_ends_round
@@ -185,6 +184,12 @@ class Layout:
             link = before
         return link
 
+    def accepts(self, value: int, onto: int) -> bool:
+        """Tells whether a tile carrying ``value`` may go onto node ``onto`` now (PLAY-1, PLAY-2, OPEN-2, FOOT-2)."""
+        if self.pending != NONE:
+            return onto == self.pending and self.pending_value == value
+        return onto in self.ends[value]
+
     def playable_mask(self) -> int:
         """Gets a bit per value a tile must carry to be playable now (PLAY-1, OPEN-2, FOOT-2)."""
         if self.pending != NONE:
@@ -221,7 +226,7 @@ class Layout:
             pending, pending_value, missing = index, matched, FOOT_TOES  # FOOT-1: laid crosswise
         else:
             exposed = low if high == matched else high
-            changed[exposed] = (*changed[exposed], index)
+            changed[exposed] = changed[exposed] + (index,)
             mask |= 1 << exposed
         ends = tuple(changed)
         return Layout(Placed(tile, onto, exposed, self.last), index + 1, ends, mask, pending, pending_value, missing)
@@ -260,6 +265,40 @@ def start_layout(center: int, arms: int) -> Layout:
     return Layout(Placed(center, NONE, value, None), 1, (no_ends,) * (MAX_PIP + 1), 0, 0, value, arms)
 
 
+class PublicMoves:
+    """The public move object of each move code, made by ``make`` a node at a time and then shared.
+
+    The views hand out these shared objects, so :meth:`Round.code_of` finds a move by identity.
+    """
+
+    __slots__ = ("draw", "make", "pass_", "table", "tiles")
+
+    def __init__(self, draw: Any, pass_: Any, make: Callable[[int], Any]) -> None:
+        self.draw = draw
+        self.pass_ = pass_
+        self.make = make  # makes the public play of a code
+        self.table: list[Any] = []  # the public move at each code, None where not made (or no move has it)
+        self.tiles = 0  # the plays made so far are those of tiles 0 to tiles - 1
+
+    def onto_nodes(self, nodes: int, tiles: int) -> list[Any]:
+        """Gets the public moves by code, with every play of tiles 0 to ``tiles - 1`` onto nodes 0 to ``nodes - 1``."""
+        table = self.table
+        made = len(table) >> 8
+        if tiles > self.tiles:  # a larger set than so far
+            for onto in range(made):
+                for tile in range(self.tiles, tiles):
+                    table[play(tile, onto)] = self.make(play(tile, onto))
+            self.tiles = tiles
+        for onto in range(made, nodes):
+            row: list[Any] = [self.make(play(tile, onto)) for tile in range(self.tiles)]
+            row += [None] * (256 - len(row))
+            if onto == 0:
+                row[DRAW] = self.draw
+                row[PASS] = self.pass_
+            table += row
+        return table
+
+
 class Turn:
     """One entry of a round's history, newest first: who moved, the move code, and the turns before."""
 
@@ -274,13 +313,16 @@ class Turn:
 class Round:
     """One round: hands, yard, layout, whose turn it is, and how the round stands.
 
-    Tiles and seats are ints; ``drawn`` and ``went_out`` are :data:`NONE` when unset.
+    Tiles and seats are ints; ``drawn`` and ``went_out`` are :data:`NONE` when unset. A round
+    played in a game points to the :class:`Game` (the finished rounds and the totals), which
+    the rounds after each move share; two rounds are equal as positions, whatever their game.
     """
 
     __slots__ = (
         "board_view",
         "current",
         "drawn",
+        "game",
         "hands",
         "hands_view",
         "history_view",
@@ -291,6 +333,7 @@ class Round:
         "over",
         "reserve",
         "settings",
+        "state_view",
         "went_out",
         "yard",
         "yard_view",
@@ -308,6 +351,7 @@ class Round:
         over: bool,
         went_out: int,
         log: Turn | None,
+        game: Game | None = None,
     ) -> None:
         self.settings = settings
         self.hands = hands
@@ -319,13 +363,15 @@ class Round:
         self.over = over
         self.went_out = went_out
         self.log = log
-        self.legal_cache: tuple[int, ...] | None = None  # the legal move codes, once asked for
+        self.game = game  # the game this round is played in, if any
+        self.legal_cache: list[int] | None = None  # the legal move codes, once asked for
         # The public objects showing this round, built on first use by the views.
         self.legal_view: Any = None
         self.hands_view: Any = None
         self.yard_view: Any = None
         self.history_view: Any = None
         self.board_view: Any = None
+        self.state_view: Any = None
 
     def can_draw(self) -> bool:
         """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
@@ -333,32 +379,34 @@ class Round:
 
     # -- legal moves -----------------------------------------------------------------------
 
-    def legal(self) -> tuple[int, ...]:
-        """Lists the legal move codes in the engine's fixed order (computed once per round state)."""
+    def legal(self) -> list[int]:
+        """Lists the legal move codes in the engine's fixed order (computed once per round state; not to be changed)."""
         legal = self.legal_cache
         if legal is None:
             legal = self._generate()
             self.legal_cache = legal
         return legal
 
-    def history(self, moves: dict[int, Any]) -> tuple[tuple[int, Any], ...]:
-        """Gets every ``(player, move)`` of the round, oldest first, the moves looked up by code in ``moves``."""
+    def history(self, moves: PublicMoves) -> tuple[tuple[int, Any], ...]:
+        """Gets every ``(player, move)`` of the round, oldest first, as public moves."""
         turns: tuple[tuple[int, Any], ...] | None = self.history_view
         if turns is None:
             listed: list[tuple[int, Any]] = []
+            table = moves.onto_nodes(self.layout.size, self.settings.tiles)
             link = self.log
             while link is not None:
-                listed.append((link.player, moves[link.move]))
+                listed.append((link.player, table[link.move]))
                 link = link.before
             listed.reverse()
             turns = self.history_view = tuple(listed)
         return turns
 
-    def public_legal(self, moves: dict[int, Any]) -> tuple[Any, ...]:
-        """Gets the legal moves as public objects, looked up by code in ``moves`` (built once per round)."""
+    def public_legal(self, moves: PublicMoves) -> tuple[Any, ...]:
+        """Gets the legal moves as public objects (built once per round)."""
         view: tuple[Any, ...] | None = self.legal_view
         if view is None:
-            view = self.legal_view = tuple([moves[code] for code in self.legal()])
+            table = moves.onto_nodes(self.layout.size, self.settings.tiles)
+            view = self.legal_view = tuple([table[code] for code in self.legal()])
         return view
 
     def code_of(self, move: object) -> int:
@@ -385,19 +433,19 @@ class Round:
                 plays.append(play(tile, onto))
         return plays
 
-    def _generate(self) -> tuple[int, ...]:
+    def _generate(self) -> list[int]:
         if self.over:
-            return ()
+            return []
         drawn = self.drawn
         if drawn != NONE:
             plays = self._plays_of(drawn)
             if plays:
                 if not self.settings.must_play:
                     plays.append(PASS)  # DRAW-3: may play it or pass
-                return tuple(plays)  # DRAW-2: must play it
+                return plays  # DRAW-2: must play it
             if self.settings.draw_until_playable and self.can_draw():
-                return (DRAW,)  # variant of DRAW-1: keep drawing
-            return (PASS,)  # DRAW-2: the drawn tile cannot be played
+                return [DRAW]  # variant of DRAW-1: keep drawing
+            return [PASS]  # DRAW-2: the drawn tile cannot be played
         layout = self.layout
         plays = []
         if layout.pending != NONE:  # OPEN-2, FOOT-2: only the pending node takes tiles
@@ -419,8 +467,8 @@ class Round:
                         for onto in ends[low]:
                             plays.append(onto << 8 | tile)
         if plays:
-            return tuple(plays)  # DRAW-4: no draw while a play exists
-        return (DRAW,) if self.can_draw() else (PASS,)  # DRAW-1, YARD-2
+            return plays  # DRAW-4: no draw while a play exists
+        return [DRAW] if self.can_draw() else [PASS]  # DRAW-1, YARD-2
 
     # -- how a round ends -------------------------------------------------------------------
 
@@ -455,13 +503,36 @@ class Round:
 
     # -- moves ------------------------------------------------------------------------------
 
+    def after_public(self, move: object) -> Round | None:
+        """Returns the round after ``move`` if it is one of the public legal moves handed out, else ``None``."""
+        code = self.code_of(move)
+        if code == UNKNOWN:
+            return None
+        return self.after(code)
+
+    def with_game(self, game: Game) -> Round:
+        """Returns the same position played in ``game``."""
+        return Round(
+            self.settings,
+            self.hands,
+            self.yard,
+            self.layout,
+            self.current,
+            self.reserve,
+            self.drawn,
+            self.over,
+            self.went_out,
+            self.log,
+            game,
+        )
+
     def after(self, move: int) -> Round:
         """Returns the round after ``move``, which must be one of :meth:`legal`."""
-        if move >= 0:
-            return self._after_play(move & 255, move >> 8)
         if move == DRAW:
             return self._after_draw()
-        return self._after_pass()
+        if move == PASS:
+            return self._after_pass()
+        return self._after_play(move & 255, move >> 8)
 
     def _after_play(self, tile: int, onto: int) -> Round:
         player = self.current
@@ -476,7 +547,9 @@ class Round:
         layout = layout.place(tile, onto, matched)
         log = Turn(player, play(tile, onto), self.log)
         if not hand:  # END-1: out on the last tile, even with a foot pending
-            return Round(self.settings, hands, self.yard, layout, player, self.reserve, NONE, True, player, log)
+            return Round(
+                self.settings, hands, self.yard, layout, player, self.reserve, NONE, True, player, log, self.game
+            )
         after = Round(
             self.settings,
             hands,
@@ -488,6 +561,7 @@ class Round:
             False,
             NONE,
             log,
+            self.game,
         )
         # END-2, checked after every move; the variant only when a foot has just been laid.
         foot_laid = layout.pending == layout.size - 1
@@ -499,7 +573,7 @@ class Round:
         player = self.current
         tile = self.yard[0]
         hands = self.hands
-        hands = replaced(hands, player, (*hands[player], tile))
+        hands = replaced(hands, player, hands[player] + (tile,))
         after = Round(
             self.settings,
             hands,
@@ -511,6 +585,7 @@ class Round:
             False,
             NONE,
             Turn(player, DRAW, self.log),
+            self.game,
         )
         after.over = after.blocked()  # END-2, checked after every move
         return after
@@ -528,6 +603,7 @@ class Round:
             False,
             NONE,
             Turn(player, PASS, self.log),
+            self.game,
         )
         after.over = after.blocked()  # END-2, checked after every move
         return after
@@ -588,12 +664,13 @@ def shuffle(rng: random.Random, items: list[int]) -> None:
     Spelled out (Fisher-Yates over ``getrandbits`` with rejection) so a deal depends only on the
     Mersenne Twister stream, never on a library's shuffle (DEAL-2).
     """
+    getrandbits: Callable[[int], int] = rng.getrandbits  # looked up once: a call per tile follows
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
         k = n.bit_length()
-        j = rng.getrandbits(k)
+        j = getrandbits(k)
         while j >= n:
-            j = rng.getrandbits(k)
+            j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
 
 
@@ -670,7 +747,7 @@ class Deal:
     def _deal_trains(self, round_index: int, double: int, rng: random.Random) -> Round:
         # DEAL-A1: players take one shuffled tile each in turn from seat r mod n; whoever takes
         # the round's double is the starter. Only the double's position matters.
-        count = (self.settings.max_pip + 1) * (self.settings.max_pip + 2) // 2
+        count = self.settings.tiles
         tiles = list(range(count))
         shuffle(rng, tiles)
         starter = starter_seat(round_index, tiles.index(double), self.players)
@@ -681,7 +758,7 @@ class Deal:
         return self._round(hands, yard, double, starter)  # DEAL-A4
 
     def _deal_cross(self, round_index: int, double: int, rng: random.Random) -> Round:
-        count = (self.settings.max_pip + 1) * (self.settings.max_pip + 2) // 2
+        count = self.settings.tiles
         tiles = list(range(count))
         shuffle(rng, tiles)
         hands, yard = self._split(tiles)  # DEAL-B1
@@ -701,15 +778,17 @@ class Deal:
 
 
 class Game:
-    """A whole game: the rules, the seed, the round in play and what the finished rounds left."""
+    """A whole game but the round in play: the rules, the seed, and what the finished rounds left.
 
-    __slots__ = ("deal", "results", "round", "round_index", "round_view", "seed", "totals", "winners")
+    The round in play points here (:attr:`Round.game`); the moves of a round share one game.
+    """
+
+    __slots__ = ("deal", "results", "round_index", "seed", "totals", "winners")
 
     def __init__(
         self,
         deal: Deal,
         seed: int,
-        round: Round,
         round_index: int,
         totals: tuple[int, ...],
         results: tuple[Any, ...],
@@ -717,27 +796,14 @@ class Game:
     ) -> None:
         self.deal = deal
         self.seed = seed
-        self.round = round
         self.round_index = round_index
         self.totals = totals
         self.results = results  # the public RoundResult of each finished round
         self.winners = winners
-        self.round_view: Any = None  # the public RoundState, built on first use
 
     def is_over(self) -> bool:
         """Tells whether every round has been played (ROUND-1)."""
         return len(self.results) == self.deal.settings.max_pip + 1
-
-    def with_round(self, round: Round) -> Game:
-        """Returns the game with ``round`` in play in place of its round."""
-        return Game(self.deal, self.seed, round, self.round_index, self.totals, self.results, self.winners)
-
-    def after(self, move: object) -> Game | None:
-        """Returns the game after ``move`` if it is one of the public legal moves handed out, else ``None``."""
-        code = self.round.code_of(move)
-        if code == UNKNOWN:
-            return None
-        return self.with_round(self.round.after(code))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
@@ -748,9 +814,8 @@ class Game:
             and self.deal.players == other.deal.players
             and self.totals == other.totals
             and self.winners == other.winners
-            and self.round == other.round
             and self.results == other.results
         )
 
     def __hash__(self) -> int:
-        return hash((self.seed, self.round_index, self.totals, self.round))
+        return hash((self.seed, self.round_index, self.totals))

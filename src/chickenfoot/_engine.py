@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NoReturn, TypeVar, overload
 
-from ._core import NONE, UNKNOWN, Game, Round
+from ._core import NONE, Game, Round
 from ._deal import deal_for
 from ._errors import IllegalMoveError
 from ._moves import Draw, Move, Pass, Play
@@ -40,7 +40,7 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
         raise TypeError(f"seed must be an int, got {seed!r}")
     deal = deal_for(rules, players)
     check_seed(seed)  # the limits: a seed of at most 256 bits
-    return game_of(Game(deal, seed, deal.deal(seed, 0), 0, (0,) * players, (), ()))
+    return game_of(deal.deal(seed, 0).with_game(Game(deal, seed, 0, (0,) * players, (), ())))
 
 
 # -- move generation ------------------------------------------------------------------------
@@ -58,9 +58,7 @@ def legal_moves(state: GameState | RoundState) -> tuple[Move, ...]:
     True
     """
     # A finished game's round is over, so it has no legal moves either.
-    if type(state) is GameState:
-        return state._game.round.public_legal(MOVES)
-    if type(state) is RoundState:
+    if type(state) is GameState or type(state) is RoundState:
         return state._round.public_legal(MOVES)
     raise TypeError(f"legal_moves takes a GameState or RoundState, got {type(state).__name__}")
 
@@ -157,27 +155,29 @@ def _checked_code(core: Round, move: Move) -> int:
     return code
 
 
-def _apply_game(game: Game, move: Move, after: Game | None) -> GameState:
-    """Applies ``move`` to ``game``, given ``after``, the game after it if it was found by identity."""
+def _apply_game(core: Round, move: Move, after: Round | None) -> GameState:
+    """Applies ``move`` to a game's round ``core``, given ``after``, the round after it if it was found by identity."""
+    game = core.game
+    assert game is not None  # the round of a GameState
     if after is None:
         if game.is_over():
             raise IllegalMoveError("the game is over: no more moves", "ROUND-1")
-        after = game.with_round(game.round.after(_checked_code(game.round, move)))
-    if not after.round.over:
+        after = core.after(_checked_code(core, move))
+    if not after.over:
         return game_of(after)
     # The round ended: score it (SCORE-1), add up (GAME-1), then deal the next round (ROUND-1).
-    ended = after.round
-    final = round_of(ended)
+    final = round_of(after)
     result, totals = close_round(game.totals, final)
     results = (*game.results, result)
     deal = game.deal
     rules: Rules = deal.settings.public
     if len(results) == rules.rounds:
-        over = Game(deal, game.seed, ended, game.round_index, totals, results, winners(rules, totals, results))
-        over.round_view = final
-        return game_of(over)
+        over = Game(deal, game.seed, game.round_index, totals, results, winners(rules, totals, results))
+        last = after.with_game(over)
+        last.state_view = final
+        return game_of(last)
     index = game.round_index + 1
-    return game_of(Game(deal, game.seed, deal.deal(game.seed, index), index, totals, results, ()))
+    return game_of(deal.deal(game.seed, index).with_game(Game(deal, game.seed, index, totals, results, ())))
 
 
 @overload
@@ -196,15 +196,15 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
     (2, 1)
     """
     if type(state) is GameState:
-        game = state._game
-        after = game.after(move)  # the move by identity among those legal_moves handed out
-        if after is not None and not after.round.over:  # the usual case, kept short
+        core = state._round
+        after = core.after_public(move)  # the move by identity among those legal_moves handed out
+        if after is not None and not after.over:  # the usual case, kept short
             view: GameState = _new(GameState)
             _init_game(view, after)
             return view
-        return _apply_game(game, move, after)
+        return _apply_game(core, move, after)
     if type(state) is RoundState:
         core = state._round
-        code = core.code_of(move)  # the move by identity among those legal_moves handed out
-        return round_of(core.after(_checked_code(core, move) if code == UNKNOWN else code))
+        after = core.after_public(move)
+        return round_of(core.after(_checked_code(core, move)) if after is None else after)
     raise TypeError(f"apply takes a GameState or RoundState, got {type(state).__name__}")

@@ -1,8 +1,9 @@
 """Immutable state: the round in play, the finished rounds, and the game around them.
 
-:class:`RoundState` and :class:`GameState` are views over :class:`chickenfoot._core.Round` and
-:class:`chickenfoot._core.Game`: each holds one core object and reads its attributes from it,
-so the engine builds one small object per move and the tuples of tiles only when asked for.
+:class:`RoundState` and :class:`GameState` are views over a :class:`chickenfoot._core.Round`
+(a game's round points to its :class:`chickenfoot._core.Game`): each holds one core round and
+reads its attributes from it, so the engine builds one small object per move and the tuples of
+tiles only when asked for.
 """
 
 from __future__ import annotations
@@ -33,15 +34,11 @@ History: TypeAlias = tuple[Turn, "History"] | None
 # -- moves as the core numbers them -----------------------------------------------------------
 
 
-class _MoveTable(dict[int, Move]):
-    """Interned public moves keyed by their core code: move generation hands out shared objects."""
-
-    def __missing__(self, code: int) -> Move:
-        move = self[code] = Play(TILES[code & 255], code >> 8)
-        return move
+def _play_of(code: int) -> Move:
+    return Play(TILES[code & 255], code >> 8)
 
 
-MOVES = _MoveTable({DRAW: DRAW_MOVE, PASS: PASS_MOVE})
+MOVES = _core.PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
 """The public move of each core move code."""
 
 
@@ -271,6 +268,10 @@ class RoundResult:
     """The round's last state."""
 
 
+def _game_and_position(core: Round) -> tuple[Game | None, Round]:
+    return core.game, core
+
+
 @attrs.frozen(init=False, repr=False)
 class GameState:
     """Holds a whole game: the round in play, the rounds played, and the running totals (GAME-1).
@@ -283,8 +284,9 @@ class GameState:
     (0, (0, 0, 0), False, True)
     """
 
-    _game: Game
-    # The core game this state shows.
+    _round: Round = attrs.field(eq=_game_and_position)
+    # The core round this state shows, which points to its game: two states are equal when
+    # both the games and the positions are.
 
     def __init__(
         self,
@@ -300,9 +302,16 @@ class GameState:
         """Builds a game from its parts (no checks: :func:`~chickenfoot.new_game` and the readers check)."""
         from ._deal import deal_for  # the deal reads this module's states
 
-        core = Game(deal_for(rules, players), seed, round._round, round_index, totals, results, winners)
-        core.round_view = round
+        game = Game(deal_for(rules, players), seed, round_index, totals, results, winners)
+        core = round._round.with_game(game)
+        core.state_view = round
         self.__attrs_init__(core)
+
+    @property
+    def _game(self) -> Game:
+        game = self._round.game
+        assert game is not None  # the round of a GameState is always in a game
+        return game
 
     @property
     def rules(self) -> Rules:
@@ -323,10 +332,10 @@ class GameState:
     @property
     def round(self) -> RoundState:
         """Gets the round in play; once the game is over, the last round's final state."""
-        core = self._game
-        view: RoundState | None = core.round_view
+        core = self._round
+        view: RoundState | None = core.state_view
         if view is None:
-            view = core.round_view = round_of(core.round)
+            view = core.state_view = round_of(core)
         return view
 
     @property
@@ -358,7 +367,7 @@ class GameState:
     @property
     def current_player(self) -> PlayerIndex | None:
         """Gets the player to move, or ``None`` once the game is over."""
-        return None if self._game.is_over() else self._game.round.current
+        return None if self._game.is_over() else self._round.current
 
     @property
     def moves(self) -> tuple[Move, ...]:
@@ -404,8 +413,8 @@ def round_of(core: Round) -> RoundState:
     return state
 
 
-def game_of(core: Game) -> GameState:
-    """Gets the public state showing the core game ``core``."""
+def game_of(core: Round) -> GameState:
+    """Gets the public state showing the core round ``core``, which is played in a game."""
     state: GameState = _new(GameState)
     _init_game(state, core)
     return state
