@@ -1,6 +1,7 @@
 """Builds chickenfoot with its rules core compiled by mypyc where that can be done, pure Python otherwise.
 
-``src/chickenfoot/_core.py`` (the rules as plain typed data) is compiled to a C extension when
+``src/chickenfoot/_core.py`` (the rules as plain typed data) and ``src/chickenfoot/_sampling.py``
+(determinize's sampling loops over the same ints) are compiled to C extensions when
 
 * the build makes a regular wheel or installs (``pip install .``, ``python -m build``), not an
   editable install: an editable install must run the sources being edited;
@@ -22,7 +23,7 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-CORE = "src/chickenfoot/_core.py"
+COMPILED = ["src/chickenfoot/_core.py", "src/chickenfoot/_sampling.py"]
 EDITABLE_OR_METADATA = {"editable_wheel", "develop", "egg_info", "dist_info", "sdist"}
 
 
@@ -64,9 +65,9 @@ def _extensions() -> list[Any]:
         except ImportError:
             why = "mypyc is not installed"
         else:
-            # The core imports only the standard library: mypy need not read the rest of the package
-            # (nor attrs, which the build environment lacks).
-            return list(mypycify([CORE, "--follow-imports=skip", "--ignore-missing-imports"], opt_level="3"))
+            # These modules import only the standard library, each other and the error classes: mypy
+            # need not read the rest of the package (nor attrs, which the build environment lacks).
+            return list(mypycify([*COMPILED, "--follow-imports=skip", "--ignore-missing-imports"], opt_level="3"))
     if "bdist_wheel" in sys.argv or "build_ext" in sys.argv:
         print(f"chickenfoot: building the pure Python core ({why})")
     return []

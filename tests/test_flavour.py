@@ -31,3 +31,11 @@ def test_chickenfoot_pure_loads_the_python_core() -> None:
     env = {**os.environ, "CHICKENFOOT_PURE": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_chickenfoot_pure_loads_the_python_sampler_too() -> None:
+    # determinize's loops (_sampling) are compiled with the core; the pure flavour runs both as Python.
+    code = "import chickenfoot as cf; print(cf._sampling.__file__.endswith('_sampling.py'))"
+    env = {**os.environ, "CHICKENFOOT_PURE": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True"]

@@ -1,9 +1,9 @@
-"""Which rules core runs: the one compiled by mypyc, or the same module as pure Python.
+"""Which rules core runs: the one compiled by mypyc, or the same modules as pure Python.
 
-A compiled install ships both ``_core.py`` and the extension built from it; Python imports the
-extension. ``CHICKENFOOT_PURE=1`` in the environment, read once at import, loads the ``.py``
-module instead (to compare the two, or to rule the compiled one out while debugging). Imported
-first by ``chickenfoot/__init__.py``, before anything reads the core.
+A compiled install ships both ``_core.py`` and ``_sampling.py`` and the extensions built from
+them; Python imports the extensions. ``CHICKENFOOT_PURE=1`` in the environment, read once at
+import, loads the ``.py`` modules instead (to compare the two, or to rule the compiled ones out
+while debugging). Imported first by ``chickenfoot/__init__.py``, before anything reads the core.
 """
 
 from __future__ import annotations
@@ -16,18 +16,23 @@ from pathlib import Path
 __all__ = ["COMPILED"]
 
 
-def _load_pure_core() -> None:
-    spec = importlib.util.spec_from_file_location(f"{__package__}._core", Path(__file__).with_name("_core.py"))
+COMPILED_MODULES = ("_core", "_sampling")
+"""The modules ``pip install .`` compiles, in import order (``_sampling`` reads ``_core``)."""
+
+
+def _load_pure(name: str) -> None:
+    spec = importlib.util.spec_from_file_location(f"{__package__}.{name}", Path(__file__).with_name(f"{name}.py"))
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    sys.modules[__package__].__dict__["_core"] = module  # bound on the package, as an import would
+    sys.modules[__package__].__dict__[name] = module  # bound on the package, as an import would
 
 
 if os.environ.get("CHICKENFOOT_PURE", "") not in ("", "0") and f"{__package__}._core" not in sys.modules:
-    _load_pure_core()
+    for _name in COMPILED_MODULES:
+        _load_pure(_name)
 
 from . import _core  # noqa: E402 - after the choice above
 
