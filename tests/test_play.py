@@ -148,7 +148,9 @@ def test_foot_2_at_most_one_node_is_pending() -> None:
 
 @pytest.mark.rule("FOOT-3")
 def test_foot_3_a_full_foot_takes_no_more_and_play_opens_everywhere() -> None:
-    state = position(TRAINS, ["5-4 1-0 8-6", "2-2"], plays="9-5@0 9-8@0 9-7@0 5-5@1 5-1@4 5-2@4 5-3@4", current=0)
+    state = position(
+        TRAINS, ["5-4 1-0 8-6", "2-2"], arms=3, plays="9-5@0 9-8@0 9-7@0 5-5@1 5-1@4 5-2@4 5-3@4", current=0
+    )
     assert state.board.pending is None
     assert moves(state) == {"1-0@5", "8-6@2"}  # a toe and an old arm; not the foot's double
     _refused(state, "5-4@4", r"node 4 \(5-5\) takes no more tiles")

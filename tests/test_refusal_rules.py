@@ -67,6 +67,34 @@ def test_every_refused_play_draw_and_pass_names_its_rule(rules: Rules) -> None:
     assert {"PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2", "FOOT-3", "DRAW-4", drawn_rule} <= seen
 
 
+@pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-2", "OPEN-3", "FOOT-2", "FOOT-3")
+def test_a_board_refuses_what_the_rules_refuse_with_the_same_reason() -> None:
+    # Board.place on its own (no hand, no turn) refuses a tile that does not fit, as apply would;
+    # a board is never built wrong.
+    seen: set[str] = set()
+    for seed in range(6):
+        state = cf.new_game(Rules.trains(), players=4, seed=seed).round
+        rng = random.Random(seed)
+        while not state.is_over:
+            board = state.board
+            for tile in state.hands[state.current_player]:
+                for onto in range(len(board)):
+                    move = cf.Play(tile, onto=onto)
+                    if move in cf.legal_moves(state) or state.drawn is not None:
+                        continue
+                    with pytest.raises(IllegalMoveError) as refused:
+                        board.place(tile, onto)
+                    error = _refusal(state, move)
+                    assert error is not None
+                    assert (str(refused.value), refused.value.rule) == (str(error), error.rule)
+                    assert refused.value.rule == _expected_play_rule(state, move)
+                    seen.add(error.rule)
+            state = cf.apply(state, rng.choice(cf.legal_moves(state)))
+    assert {"PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2", "FOOT-3"} <= seen
+    with pytest.raises(IndexError, match=r"^there is no node 2: the board has nodes 0 to 1$"):
+        cf.Board.start(cf.Tile(9, 9), arms=4).place(cf.Tile(9, 5), 0).place(cf.Tile(5, 1), 2)
+
+
 @pytest.mark.rule("PLAY-1")
 def test_a_tile_not_in_hand_is_refused_under_play_1() -> None:
     game = cf.new_game(Rules.trains(), players=4, seed=7)

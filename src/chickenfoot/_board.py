@@ -20,10 +20,11 @@ import attrs
 
 from . import _core
 from ._core import NONE, Layout, Placed
+from ._errors import IllegalMoveError
 from ._moves import NodeIndex
 from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile, full_set
 
-__all__ = ["FOOT_TOES", "Board", "Node"]
+__all__ = ["FOOT_TOES", "Board", "Node", "misfit"]
 
 FOOT_TOES = _core.FOOT_TOES  # FOOT-1
 
@@ -190,14 +191,19 @@ class Board:
         return tuple(i for i, placed in enumerate(self._layout.placed()) if placed.parent == index)
 
     def place(self, tile: Tile, onto: NodeIndex) -> Board:
-        """Returns the board with ``tile`` matched against node ``onto``; the caller checked it fits.
+        """Returns the board with ``tile`` matched against node ``onto``.
 
         A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
         node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
+        Raises :class:`IndexError` for a node the board does not have, and
+        :class:`~chickenfoot.IllegalMoveError`, with the rule, for a tile that does not fit there.
         """
         layout = self._layout
         if not 0 <= onto < layout.size:
             raise IndexError(f"there is no node {onto}: the board has nodes 0 to {layout.size - 1}")
+        refusal = misfit(self, tile, onto)
+        if refusal is not None:
+            raise refusal
         return board_of(layout.place(tile.index, onto, layout.at(onto).exposed))
 
     def __str__(self) -> str:
@@ -211,6 +217,39 @@ class Board:
         from .svg import render_svg  # late: svg imports this module
 
         return render_svg(self)
+
+
+def misfit(board: Board, tile: Tile, onto: NodeIndex) -> IllegalMoveError | None:
+    """Gets why ``tile`` cannot go onto node ``onto`` of ``board`` (the rule it breaks), or ``None`` if it fits.
+
+    >>> board = Board.start(Tile(9, 9), arms=2).place(Tile(9, 5), onto=0)
+    >>> print(misfit(board, Tile(5, 3), onto=1))
+    the center 9-9 still needs 1 arm: play a tile carrying 9 onto node 0
+    >>> board = board.place(Tile(9, 8), onto=0)
+    >>> print(misfit(board, Tile(4, 3), onto=1))
+    4-3 does not match node 1, which offers a 5
+    >>> print(misfit(board, Tile(8, 3), onto=2))
+    None
+    """
+    if not 0 <= onto < len(board):
+        return IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board) - 1}", "PLAY-1")
+    pending = board.pending
+    if pending is not None and onto != pending:
+        node, missing = board.node(pending), board.missing
+        if pending == 0:
+            what = f"the center {node.tile} still needs {missing} arm{'s' * (missing > 1)}"
+        else:
+            what = f"a chicken foot on {node.tile} is pending ({missing} toe{'s' * (missing > 1)} to go)"
+        reason = f"{what}: play a tile carrying {node.exposed} onto node {pending}"
+        return IllegalMoveError(reason, "OPEN-2" if pending == 0 else "FOOT-2")
+    offered = board.node(onto).exposed
+    if not tile.mask >> offered & 1:
+        return IllegalMoveError(f"{tile} does not match node {onto}, which offers a {offered}", "PLAY-1")
+    if not board.accepts(offered, onto):
+        full = board.node(onto).tile
+        rule = "OPEN-3" if onto == 0 else "FOOT-3" if full.is_double else "PLAY-2"
+        return IllegalMoveError(f"node {onto} ({full}) takes no more tiles: play onto an open end", rule)
+    return None
 
 
 _new = object.__new__

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NoReturn, TypeVar, overload
 
+from ._board import misfit
 from ._core import NONE, Game, Round
 from ._deal import deal_for
 from ._errors import IllegalMoveError
@@ -75,17 +76,6 @@ def ends_blocked(state: RoundState) -> bool:
 # -- applying moves -------------------------------------------------------------------------
 
 
-def _pending_reason(state: RoundState) -> str:
-    board = state.board
-    assert board.pending is not None
-    node = board.node(board.pending)
-    if board.pending == 0:
-        what = f"the center {node.tile} still needs {board.missing} arm{'s' * (board.missing > 1)}"
-    else:
-        what = f"a chicken foot on {node.tile} is pending ({board.missing} toe{'s' * (board.missing > 1)} to go)"
-    return f"{what}: play a tile carrying {node.exposed} onto node {board.pending}"
-
-
 def _check_play(state: RoundState, move: Play) -> NoReturn:
     """Raises the reason a play that is not among the legal moves is illegal."""
     tile, onto = move.tile, move.onto  # Play's constructor checked their types
@@ -97,18 +87,9 @@ def _check_play(state: RoundState, move: Play) -> NoReturn:
         )
     if tile not in state.hands[player]:
         raise IllegalMoveError(f"player {player} does not hold {tile}", "PLAY-1")
-    board = state.board
-    if not 0 <= onto < len(board):
-        raise IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board) - 1}", "PLAY-1")
-    if board.pending is not None and onto != board.pending:
-        raise IllegalMoveError(_pending_reason(state), "OPEN-2" if board.pending == 0 else "FOOT-2")
-    offered = board.node(onto).exposed
-    if not tile.mask >> offered & 1:
-        raise IllegalMoveError(f"{tile} does not match node {onto}, which offers a {offered}", "PLAY-1")
-    if not board.accepts(offered, onto):
-        full = board.node(onto).tile
-        rule = "OPEN-3" if onto == 0 else "FOOT-3" if full.is_double else "PLAY-2"
-        raise IllegalMoveError(f"node {onto} ({full}) takes no more tiles: play onto an open end", rule)
+    refusal = misfit(state.board, tile, onto)
+    if refusal is not None:
+        raise refusal
     raise IllegalMoveError(f"{move} is not a legal move now")  # pragma: no cover - the checks above are complete
 
 

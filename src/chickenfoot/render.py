@@ -23,22 +23,22 @@ def render_text(state: GameState | RoundState | Board, *, width: int | None = No
 
     >>> import chickenfoot as cf
     >>> board = cf.Board.start(cf.Tile(9, 9), arms=3)
-    >>> for tile, onto in [((9, 4), 0), ((9, 2), 0), ((4, 4), 1), ((4, 1), 3), ((9, 6), 0)]:
+    >>> for tile, onto in [((9, 4), 0), ((9, 2), 0), ((9, 6), 0), ((4, 4), 1), ((4, 1), 4)]:
     ...     board = board.place(cf.Tile(*tile), onto)
     >>> print(render_text(board))
     #0 9-9 center, 3/3 arms
-    ├── arm 1: #1 9|4 · #3 4|4 foot, 1/3 toes  <- pending
-    │   └── toe 1: #4 4|1 open 1
+    ├── arm 1: #1 9|4 · #4 4|4 foot, 1/3 toes  <- pending
+    │   └── toe 1: #5 4|1 open 1
     ├── arm 2: #2 9|2 open 2
-    └── arm 3: #5 9|6 open 6
+    └── arm 3: #3 9|6 open 6
     >>> print(render_text(board, width=30))
     #0 9-9 center, 3/3 arms
     ├── arm 1: #1 9|4
-    │          · #3 4|4 foot, 1/3
+    │          · #4 4|4 foot, 1/3
     │          toes  <- pending
-    │   └── toe 1: #4 4|1 open 1
+    │   └── toe 1: #5 4|1 open 1
     ├── arm 2: #2 9|2 open 2
-    └── arm 3: #5 9|6 open 6
+    └── arm 3: #3 9|6 open 6
     """
     if isinstance(state, Board):
         board = state
