@@ -178,21 +178,23 @@ def test_boards_differing_in_one_part_are_unequal(part: str) -> None:
 
 
 def test_the_public_move_table_holds_each_play_at_its_code() -> None:
-    # Rows are made a node at a time and widened when a larger set is met; every entry must be
-    # the move of its code, and draw and pass sit at their codes.
+    # Rows are made a node at a time, each with the plays of every tile of the largest set; every
+    # entry must be the move of its code, and draw and pass sit at their codes.
     made: list[int] = []
 
     def make(code: int) -> tuple[str, int, int]:
         made.append(code)
         return ("play", code & 255, code >> 8)
 
+    tiles = len(cf.full_set(18))
     moves = PublicMoves("draw", "pass", make)
-    moves.onto_nodes(2, 3)
-    table = moves.onto_nodes(3, 6)
-    assert len(made) == len(set(made)) == 3 * 6  # each play made once
+    moves.onto_nodes(2)
+    table = moves.onto_nodes(3)
+    assert len(made) == len(set(made)) == 3 * tiles  # each play made once
     for onto in range(3):
-        for tile in range(6):
+        for tile in range(tiles):
             assert table[play(tile, onto)] == ("play", tile, onto)
+        assert table[play(tiles, onto)] is None  # no tile has that number
     assert (table[DRAW], table[PASS]) == ("draw", "pass")
-    assert moves.onto_nodes(1, 2) is table
-    assert len(made) == 18  # nothing more to make
+    assert moves.onto_nodes(1) is table
+    assert len(made) == 3 * tiles  # nothing more to make

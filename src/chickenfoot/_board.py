@@ -7,8 +7,9 @@ The board never rescans itself. Two facts keep that cheap:
 * so every other open end has room for exactly one tile (PLAY-2), and the board can index
   those ends by the value they offer.
 
-The rules of placing live in :class:`chickenfoot._core.Layout`; a :class:`Board` holds one and
-builds its :class:`Node` objects only when someone asks for them.
+The rules of placing live in :class:`chickenfoot._core.Round` (a board places a tile as a round
+does); a :class:`Board` holds a core :class:`~chickenfoot._core.Layout` and builds its
+:class:`Node` objects only when someone asks for them.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class Board:
         layout = self._layout
         nodes: tuple[Node, ...] | None = layout.nodes_view
         if nodes is None:
-            nodes = layout.nodes_view = tuple([_node(placed) for placed in layout.placed()])
+            nodes = layout.nodes_view = tuple([_node(placed) for placed in layout.nodes()])
         return nodes
 
     @property
@@ -138,7 +139,7 @@ class Board:
         size = self._layout.size
         if not -size <= index < size:
             raise IndexError(f"there is no node {index}: the board has nodes 0 to {size - 1}")
-        return _node(self._layout.at(index + size if index < 0 else index))
+        return _node(self._layout.node(index + size if index < 0 else index))
 
     def __len__(self) -> int:
         """Counts the placed tiles, ``len(board.nodes)``."""
@@ -161,7 +162,7 @@ class Board:
     @property
     def center(self) -> Tile:
         """Gets the round's starting double."""
-        return TILES[self._layout.at(0).tile]
+        return TILES[self._layout.node(0).tile]
 
     @property
     def pending_value(self) -> Pip | None:
@@ -188,7 +189,7 @@ class Board:
 
     def children(self, index: NodeIndex) -> tuple[NodeIndex, ...]:
         """Gets the nodes attached to node ``index``, in the order they were placed (scans)."""
-        return tuple(i for i, placed in enumerate(self._layout.placed()) if placed.parent == index)
+        return tuple(i for i, placed in enumerate(self._layout.nodes()) if placed.parent == index)
 
     def place(self, tile: Tile, onto: NodeIndex) -> Board:
         """Returns the board with ``tile`` matched against node ``onto``.
@@ -204,7 +205,7 @@ class Board:
         refusal = misfit(self, tile, onto)
         if refusal is not None:
             raise refusal
-        return board_of(layout.place(tile.index, onto, layout.at(onto).exposed))
+        return board_of(layout.place(tile.index, onto))
 
     def __str__(self) -> str:
         """Writes the layout as a tree (see :func:`chickenfoot.render.render_text`)."""

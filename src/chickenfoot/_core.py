@@ -11,12 +11,16 @@ The representation, for a reader of the rules:
   :data:`LOW` and :data:`VALUES_MASK` read it back (a mask has one bit per pip value);
 * a *move* is an int: a play is ``onto << 8 | tile``; :data:`DRAW` and :data:`PASS` take tile
   numbers no tile has;
-* the layout (:class:`Layout`) keeps the open ends by the value they offer, and the one node that
-  may take several tiles (the center until it has its arms, a double until it has its toes);
+* where the next tile may go (:class:`Openings`) is the open ends, kept by the value they offer,
+  and the one node that may take several tiles (the center until it has its arms, a double until
+  it has its toes);
+* a board on its own (:class:`Layout`) adds its nodes; a round (:class:`Round`) is one object
+  per state, its board included, whose nodes are the board it started from and the plays of its
+  history (:data:`Log`);
 * a round caches its legal moves, and the public objects showing it, in ordinary fields.
 
 Nothing in this module changes an object once it is handed out, except the caches (fields
-named ``*_cache`` or ``*_view``), which only ever go from ``None`` to their one value.
+named ``*_cache``, ``*_view`` or ``views``), which only ever go from ``None`` to their one value.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 NONE: Final = -1
 """No node, no seat, no tile."""
@@ -34,9 +38,6 @@ DRAW: Final = 255
 
 PASS: Final = 254
 """The move code of a pass (DRAW-2, DRAW-3, YARD-2), likewise."""
-
-UNKNOWN: Final = -3
-"""Not a move code: what :meth:`Round.code_of` gets for a move it did not hand out."""
 
 FOOT_TOES: Final = 3
 """How many toes a chicken foot takes (FOOT-1)."""
@@ -71,14 +72,6 @@ def replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
     return tuple(changed)
 
 
-def without(items: tuple[int, ...], item: int) -> tuple[int, ...]:
-    """Returns ``items`` without the first occurrence of ``item``, the rest in order."""
-    for at in range(len(items)):
-        if items[at] == item:
-            return items[:at] + items[at + 1 :]
-    return items
-
-
 def is_double(tile: int) -> bool:
     """Tells whether both halves of ``tile`` carry the same value."""
     return HIGH[tile] == LOW[tile]
@@ -107,8 +100,12 @@ class Settings:
         self.tile_values = tile_values  # SET-2, SCORE-2: what each tile scores left in hand
 
 
+BOARD_ONLY: Final = Settings(None, MAX_PIP, True, False, False, 0, ())
+"""The settings of a round that only places a tile on a board (:meth:`Layout.place`)."""
+
+
 class Placed:
-    """One placed tile: the tile, the node it hangs from, the value it offers, and the node before it."""
+    """One node of a board on its own: the tile, the node it hangs from, the value it offers, and the node before it."""
 
     __slots__ = ("before", "exposed", "parent", "tile")
 
@@ -119,29 +116,19 @@ class Placed:
         self.before = before
 
 
-class Layout:
-    """The board: the placed tiles (newest first, shared between layouts), the open ends, the pending node.
+class Openings:
+    """Where the next tile may go: the open ends by the value they offer, and the pending node.
 
     Every node with room for more than one tile is the pending node, and there is at most one
     (OPEN-2, FOOT-2); every other open end has room for exactly one tile (PLAY-2), so the open
-    ends are kept by the value they offer.
+    ends are kept by the value they offer. ``size`` counts the nodes, so the next one placed is
+    node ``size``. A :class:`Layout` and a :class:`Round` are openings with more besides.
     """
 
-    __slots__ = (
-        "ends",
-        "ends_mask",
-        "last",
-        "missing",
-        "nodes_view",
-        "order_cache",
-        "pending",
-        "pending_value",
-        "size",
-    )
+    __slots__ = ("ends", "ends_mask", "missing", "pending", "pending_value", "size")
 
     def __init__(
         self,
-        last: Placed,
         size: int,
         ends: tuple[tuple[int, ...], ...],
         ends_mask: int,
@@ -149,40 +136,12 @@ class Layout:
         pending_value: int,
         missing: int,
     ) -> None:
-        self.last = last
         self.size = size
         self.ends = ends  # for each value, the non-pending open ends offering it
         self.ends_mask = ends_mask  # a bit per value in ends
         self.pending = pending  # the node every play must go onto (OPEN-2, FOOT-2), or NONE
         self.pending_value = pending_value  # the value it offers
         self.missing = missing  # how many more tiles it needs
-        self.order_cache: list[Placed] | None = None  # the placed tiles in order, once asked for
-        self.nodes_view: Any = None  # the public nodes, once asked for
-
-    def placed(self) -> list[Placed]:
-        """Lists the placed tiles, the center first."""
-        order = self.order_cache
-        if order is None:
-            order = []
-            link: Placed | None = self.last
-            while link is not None:
-                order.append(link)
-                link = link.before
-            order.reverse()
-            self.order_cache = order
-        return order
-
-    def at(self, index: int) -> Placed:
-        """Gets the placed tile at node ``index`` (0 to size - 1), walking back from the newest if need be."""
-        order = self.order_cache
-        if order is not None:
-            return order[index]
-        link = self.last
-        for _ in range(self.size - 1 - index):
-            before = link.before
-            assert before is not None  # index >= 0
-            link = before
-        return link
 
     def accepts(self, value: int, onto: int) -> bool:
         """Tells whether a tile carrying ``value`` may go onto node ``onto`` now (PLAY-1, PLAY-2, OPEN-2, FOOT-2)."""
@@ -196,40 +155,79 @@ class Layout:
             return 1 << self.pending_value
         return self.ends_mask
 
-    def place(self, tile: int, onto: int, matched: int) -> Layout:
-        """Returns the layout with ``tile`` matched against node ``onto``, which offers ``matched``.
+    def same_openings(self, other: Openings) -> bool:
+        """Tells whether both offer the same open ends, in the same order, and the same pending node."""
+        return (
+            self.size == other.size
+            and self.ends_mask == other.ends_mask
+            and self.pending == other.pending
+            and self.missing == other.missing
+            and self.ends == other.ends
+        )
 
-        A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
-        node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
+
+class Layout(Openings):
+    """A board on its own: its openings and its nodes, the newest first (shared between layouts).
+
+    What a :class:`~chickenfoot.Board` shows; a round's board is one of these on demand
+    (:meth:`Round.layout`).
+    """
+
+    __slots__ = ("last", "nodes_view", "order_cache")
+
+    def __init__(
+        self,
+        last: Placed,
+        size: int,
+        ends: tuple[tuple[int, ...], ...],
+        ends_mask: int,
+        pending: int,
+        pending_value: int,
+        missing: int,
+    ) -> None:
+        self.last = last
+        self.size = size
+        self.ends = ends
+        self.ends_mask = ends_mask
+        self.pending = pending
+        self.pending_value = pending_value
+        self.missing = missing
+        self.order_cache: list[Placed] | None = None  # the placed tiles in order, once asked for
+        self.nodes_view: Any = None  # the public nodes, once asked for
+
+    def nodes(self) -> list[Placed]:
+        """Lists the placed tiles, the center first."""
+        order = self.order_cache
+        if order is None:
+            order = []
+            link: Placed | None = self.last
+            while link is not None:
+                order.append(link)
+                link = link.before
+            order.reverse()
+            self.order_cache = order
+        return order
+
+    def node(self, index: int) -> Placed:
+        """Gets the placed tile at node ``index`` (0 to size - 1), walking back from the newest if need be."""
+        order = self.order_cache
+        if order is not None:
+            return order[index]
+        link = self.last
+        for _ in range(self.size - 1 - index):
+            before = link.before
+            assert before is not None  # index >= 0
+            link = before
+        return link
+
+    def place(self, tile: int, onto: int) -> Layout:
+        """Returns the layout with ``tile`` played onto node ``onto``, where it fits.
+
+        Played as a round plays it, by a lone player holding just that tile: the rules of
+        placing are written once, in :meth:`Round.after`.
         """
-        changed = list(self.ends)  # the open ends by value, as they will be
-        mask = self.ends_mask
-        pending = self.pending
-        pending_value = self.pending_value
-        missing = 0
-        if pending != NONE:
-            missing = self.missing - 1
-            if not missing:
-                pending = NONE
-                pending_value = NONE
-        else:
-            offering: tuple[int, ...] = changed[matched]  # PLAY-2: a non-pending end takes one tile, so it closes
-            rest = without(offering, onto)
-            changed[matched] = rest
-            if not rest:
-                mask &= ~(1 << matched)
-        index = self.size
-        high = HIGH[tile]
-        low = LOW[tile]
-        if high == low:
-            exposed = matched
-            pending, pending_value, missing = index, matched, FOOT_TOES  # FOOT-1: laid crosswise
-        else:
-            exposed = low if high == matched else high
-            changed[exposed] = changed[exposed] + (index,)
-            mask |= 1 << exposed
-        ends = tuple(changed)
-        return Layout(Placed(tile, onto, exposed, self.last), index + 1, ends, mask, pending, pending_value, missing)
+        lone = round_on(BOARD_ONLY, ((tile,),), (), self, 0, 0, NONE, False, NONE, None)
+        return lone.after(play(tile, onto)).layout()
 
     def same_nodes(self, other: Layout) -> bool:
         """Tells whether both layouts hold the same tiles in the same places."""
@@ -246,51 +244,43 @@ class Layout:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Layout):
             return NotImplemented
-        return (
-            self.ends == other.ends
-            and self.ends_mask == other.ends_mask
-            and self.pending == other.pending
-            and self.missing == other.missing
-            and self.same_nodes(other)
-        )
+        return self.same_openings(other) and self.same_nodes(other)
 
     def __hash__(self) -> int:
         return hash((self.size, self.last.tile, self.last.parent, self.ends, self.pending, self.missing))
 
 
+NO_ENDS: Final[tuple[tuple[int, ...], ...]] = ((),) * (MAX_PIP + 1)
+"""No open end offering any value."""
+
+
 def start_layout(center: int, arms: int) -> Layout:
     """Lays the center double as node 0, pending until it has ``arms`` arms (OPEN-1, OPEN-2)."""
     value = HIGH[center]
-    no_ends: tuple[int, ...] = ()
-    return Layout(Placed(center, NONE, value, None), 1, (no_ends,) * (MAX_PIP + 1), 0, 0, value, arms)
+    return Layout(Placed(center, NONE, value, None), 1, NO_ENDS, 0, 0, value, arms)
 
 
 class PublicMoves:
     """The public move object of each move code, made by ``make`` a node at a time and then shared.
 
-    The views hand out these shared objects, so :meth:`Round.code_of` finds a move by identity.
+    The table has a row of 256 codes per node: the plays of every tile of the largest set onto
+    that node (and, in node 0's row, the draw and the pass). The views hand out these shared
+    objects, so :meth:`Round.after_public` finds a move by identity.
     """
 
-    __slots__ = ("draw", "make", "pass_", "table", "tiles")
+    __slots__ = ("draw", "make", "pass_", "table")
 
     def __init__(self, draw: Any, pass_: Any, make: Callable[[int], Any]) -> None:
         self.draw = draw
         self.pass_ = pass_
         self.make = make  # makes the public play of a code
-        self.table: list[Any] = []  # the public move at each code, None where not made (or no move has it)
-        self.tiles = 0  # the plays made so far are those of tiles 0 to tiles - 1
+        self.table: list[Any] = []  # the public move at each code, None where no move has it
 
-    def onto_nodes(self, nodes: int, tiles: int) -> list[Any]:
-        """Gets the public moves by code, with every play of tiles 0 to ``tiles - 1`` onto nodes 0 to ``nodes - 1``."""
+    def onto_nodes(self, nodes: int) -> list[Any]:
+        """Gets the public moves by code, with every play onto nodes 0 to ``nodes - 1``."""
         table = self.table
-        made = len(table) >> 8
-        if tiles > self.tiles:  # a larger set than so far
-            for onto in range(made):
-                for tile in range(self.tiles, tiles):
-                    table[play(tile, onto)] = self.make(play(tile, onto))
-            self.tiles = tiles
-        for onto in range(made, nodes):
-            row: list[Any] = [self.make(play(tile, onto)) for tile in range(self.tiles)]
+        for onto in range(len(table) >> 8, nodes):
+            row: list[Any] = [self.make(play(tile, onto)) for tile in range(tile_index(MAX_PIP, MAX_PIP) + 1)]
             row += [None] * (256 - len(row))
             if onto == 0:
                 row[DRAW] = self.draw
@@ -299,83 +289,162 @@ class PublicMoves:
         return table
 
 
-class Turn:
-    """One entry of a round's history, newest first: who moved, the move code, and the turns before."""
+Log: TypeAlias = "tuple[int, int, int, Any] | None"
+"""A round's history, newest first: ``(player, move, exposed, the turns before)``; ``None`` before the first.
 
-    __slots__ = ("before", "move", "player")
+``exposed`` is the value a play's tile offers once placed (:data:`NONE` for a draw or a pass,
+and for the turns of a round built from its parts), so the board can be rebuilt from the
+history. A persistent list, as the public :data:`~chickenfoot.History` is: the rounds after each
+move share the turns before it. (The turns before are a ``Log`` too; mypyc cannot compile that
+recursive alias, so the annotation says ``Any``.)
+"""
 
-    def __init__(self, player: int, move: int, before: Turn | None) -> None:
-        self.player = player
-        self.move = move
-        self.before = before
+
+class Views:
+    """The public objects showing one round, each made on first use by the views (``None`` until then)."""
+
+    __slots__ = ("board", "hands", "history", "layout", "state", "yard")
+
+    def __init__(self) -> None:
+        self.hands: Any = None
+        self.yard: Any = None
+        self.history: Any = None
+        self.board: Any = None
+        self.state: Any = None
+        self.layout: Layout | None = None  # the board as a Layout (Round.layout)
 
 
-class Round:
-    """One round: hands, yard, layout, whose turn it is, and how the round stands.
+class Setup:
+    """What every state of one round shares: the rules, the reserve, the board it started on, and its game."""
 
-    Tiles and seats are ints; ``drawn`` and ``went_out`` are :data:`NONE` when unset. A round
-    played in a game points to the :class:`Game` (the finished rounds and the totals), which
-    the rounds after each move share; two rounds are equal as positions, whatever their game.
+    __slots__ = ("base", "game", "reserve", "settings")
+
+    def __init__(self, settings: Settings, reserve: int, base: Layout, game: Game | None) -> None:
+        self.settings = settings
+        self.reserve = reserve  # tiles that may never be drawn (YARD-1)
+        self.base = base  # the board the round was built on, whose nodes are the round's first ones
+        self.game = game  # the game the round is played in, if any
+
+
+class Round(Openings):
+    """One round: its openings (inherited), its nodes, hands, yard, whose turn it is, and how the round stands.
+
+    Tiles and seats are ints; ``drawn`` and ``went_out`` are :data:`NONE` when unset. What does
+    not change from move to move (the rules, the reserve, the game) is the round's :class:`Setup`.
+    The nodes are those of ``setup.base``, the board the round was built on (its center alone,
+    once dealt), then one per play of the history (:attr:`log`) since. A round played in a game
+    points to the :class:`Game` (the finished rounds and the totals) through its setup; two
+    rounds are equal as positions, whatever their game and history.
+
+    Every move makes one new round: it is the whole state, so a play allocates it, its history
+    entry and its tuples, nothing else.
     """
 
     __slots__ = (
-        "board_view",
         "current",
         "drawn",
-        "game",
         "hands",
-        "hands_view",
-        "history_view",
-        "layout",
         "legal_cache",
         "legal_view",
         "log",
         "over",
-        "reserve",
-        "settings",
-        "state_view",
+        "setup",
+        "views",
         "went_out",
         "yard",
-        "yard_view",
     )
 
     def __init__(
         self,
-        settings: Settings,
+        setup: Setup,
         hands: tuple[tuple[int, ...], ...],
         yard: tuple[int, ...],
-        layout: Layout,
         current: int,
-        reserve: int,
         drawn: int,
         over: bool,
         went_out: int,
-        log: Turn | None,
-        game: Game | None = None,
+        log: Log,
+        size: int,
+        ends: tuple[tuple[int, ...], ...],
+        ends_mask: int,
+        pending: int,
+        pending_value: int,
+        missing: int,
     ) -> None:
-        self.settings = settings
+        self.setup = setup
         self.hands = hands
         self.yard = yard  # yard[0] is drawn next (DRAW-1)
-        self.layout = layout
         self.current = current
-        self.reserve = reserve  # tiles that may never be drawn (YARD-1)
         self.drawn = drawn  # the tile drawn this turn (DRAW-2, DRAW-3)
         self.over = over
         self.went_out = went_out
         self.log = log
-        self.game = game  # the game this round is played in, if any
+        self.size = size
+        self.ends = ends
+        self.ends_mask = ends_mask
+        self.pending = pending
+        self.pending_value = pending_value
+        self.missing = missing
         self.legal_cache: list[int] | None = None  # the legal move codes, once asked for
-        # The public objects showing this round, built on first use by the views.
-        self.legal_view: Any = None
-        self.hands_view: Any = None
-        self.yard_view: Any = None
-        self.history_view: Any = None
-        self.board_view: Any = None
-        self.state_view: Any = None
+        self.legal_view: tuple[Any, ...] | None = None  # the same as public moves, once asked for
+        self.views: Views | None = None
 
     def can_draw(self) -> bool:
         """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
-        return len(self.yard) > self.reserve
+        return len(self.yard) > self.setup.reserve
+
+    def public(self) -> Views:
+        """Gets the public objects showing this round made so far (the views fill it in)."""
+        views = self.views
+        if views is None:
+            views = self.views = Views()
+        return views
+
+    # -- the board ------------------------------------------------------------------------
+
+    def plays_since_base(self) -> list[tuple[int, int]]:
+        """Lists the ``(move, exposed)`` of the plays that placed the nodes after ``base``'s, newest first."""
+        plays: list[tuple[int, int]] = []
+        link = self.log
+        count = self.size - self.setup.base.size
+        while len(plays) < count:
+            assert link is not None  # every node after the base's was placed by a play
+            _, move, exposed, link = link
+            if move & 255 < PASS:
+                plays.append((move, exposed))
+        return plays
+
+    def layout(self) -> Layout:
+        """Gets the board as a :class:`Layout`: ``base``'s nodes, then one per play since (made once)."""
+        views = self.public()
+        layout = views.layout
+        if layout is None:
+            last = self.setup.base.last
+            for move, exposed in reversed(self.plays_since_base()):
+                last = Placed(move & 255, move >> 8, exposed, last)
+            ends = self.ends + NO_ENDS[len(self.ends) :]  # a layout keeps every value's, as a Board shows them
+            layout = Layout(last, self.size, ends, self.ends_mask, self.pending, self.pending_value, self.missing)
+            views.layout = layout
+        return layout
+
+    def newest_tile(self) -> int:
+        """Gets the tile placed last: the newest play's, or the base's newest if no play placed one since."""
+        if self.size == self.setup.base.size:
+            return self.setup.base.last.tile
+        link = self.log
+        while link is not None:
+            _, move, _, link = link
+            if move & 255 < PASS:
+                return move & 255
+        raise AssertionError("a node after the base's was placed by a play")
+
+    def same_board(self, other: Round) -> bool:
+        """Tells whether both rounds have the same board: openings, tiles and places."""
+        if not self.same_openings(other):
+            return False
+        if self.setup.base is other.setup.base or self.setup.base == other.setup.base:
+            return self.plays_since_base() == other.plays_since_base()
+        return self.layout().same_nodes(other.layout())
 
     # -- legal moves -----------------------------------------------------------------------
 
@@ -383,53 +452,51 @@ class Round:
         """Lists the legal move codes in the engine's fixed order (computed once per round state; not to be changed)."""
         legal = self.legal_cache
         if legal is None:
-            legal = self._generate()
-            self.legal_cache = legal
+            legal = self.legal_cache = self._generate()
         return legal
 
     def history(self, moves: PublicMoves) -> tuple[tuple[int, Any], ...]:
         """Gets every ``(player, move)`` of the round, oldest first, as public moves."""
-        turns: tuple[tuple[int, Any], ...] | None = self.history_view
+        views = self.public()
+        turns: tuple[tuple[int, Any], ...] | None = views.history
         if turns is None:
             listed: list[tuple[int, Any]] = []
-            table = moves.onto_nodes(self.layout.size, self.settings.tiles)
+            table = moves.onto_nodes(self.size)
             link = self.log
             while link is not None:
-                listed.append((link.player, table[link.move]))
-                link = link.before
+                player, move, _, link = link
+                listed.append((player, table[move]))
             listed.reverse()
-            turns = self.history_view = tuple(listed)
+            turns = views.history = tuple(listed)
         return turns
 
     def public_legal(self, moves: PublicMoves) -> tuple[Any, ...]:
         """Gets the legal moves as public objects (built once per round)."""
-        view: tuple[Any, ...] | None = self.legal_view
+        view = self.legal_view
         if view is None:
-            table = moves.onto_nodes(self.layout.size, self.settings.tiles)
-            view = self.legal_view = tuple([table[code] for code in self.legal()])
+            table = moves.table
+            if len(table) < self.size << 8:
+                table = moves.onto_nodes(self.size)
+            legal = self.legal_cache
+            if legal is None:
+                legal = self.legal_cache = self._generate()
+            moves_made = []  # a loop, not a list comprehension: CPython 3.11 calls those as functions
+            for code in legal:
+                moves_made.append(table[code])
+            view = self.legal_view = tuple(moves_made)
         return view
-
-    def code_of(self, move: object) -> int:
-        """Gets the code of ``move`` if it is one of the public legal moves handed out, else :data:`UNKNOWN`."""
-        view: tuple[Any, ...] | None = self.legal_view
-        if view is not None:
-            for at, candidate in enumerate(view):
-                if candidate is move:
-                    return self.legal()[at]
-        return UNKNOWN
 
     def _plays_of(self, tile: int) -> list[int]:
         """Lists the places ``tile`` fits now (PLAY-1, OPEN-2, FOOT-2)."""
-        layout = self.layout
         plays: list[int] = []
-        if layout.pending != NONE:
-            if VALUES_MASK[tile] >> layout.pending_value & 1:
-                plays.append(play(tile, layout.pending))
+        if self.pending != NONE:
+            if VALUES_MASK[tile] >> self.pending_value & 1:
+                plays.append(play(tile, self.pending))
             return plays
-        for onto in layout.ends[HIGH[tile]]:
+        for onto in self.ends[HIGH[tile]]:
             plays.append(play(tile, onto))
-        if LOW[tile] != HIGH[tile]:
-            for onto in layout.ends[LOW[tile]]:
+        if not is_double(tile):
+            for onto in self.ends[LOW[tile]]:
                 plays.append(play(tile, onto))
         return plays
 
@@ -440,23 +507,22 @@ class Round:
         if drawn != NONE:
             plays = self._plays_of(drawn)
             if plays:
-                if not self.settings.must_play:
+                if not self.setup.settings.must_play:
                     plays.append(PASS)  # DRAW-3: may play it or pass
                 return plays  # DRAW-2: must play it
-            if self.settings.draw_until_playable and self.can_draw():
+            if self.setup.settings.draw_until_playable and self.can_draw():
                 return [DRAW]  # variant of DRAW-1: keep drawing
             return [PASS]  # DRAW-2: the drawn tile cannot be played
-        layout = self.layout
         plays = []
-        if layout.pending != NONE:  # OPEN-2, FOOT-2: only the pending node takes tiles
-            value = layout.pending_value
-            base = play(0, layout.pending)
+        if self.pending != NONE:  # OPEN-2, FOOT-2: only the pending node takes tiles
+            value = self.pending_value
+            base = self.pending << 8  # play(0, pending)
             for tile in self.hands[self.current]:
                 if VALUES_MASK[tile] >> value & 1:
                     plays.append(base | tile)
         else:
-            mask = layout.ends_mask
-            ends = layout.ends
+            mask = self.ends_mask
+            ends = self.ends
             for tile in self.hands[self.current]:
                 if VALUES_MASK[tile] & mask:  # PLAY-1: carries a value some open end offers
                     high = HIGH[tile]
@@ -468,15 +534,15 @@ class Round:
                             plays.append(onto << 8 | tile)
         if plays:
             return plays  # DRAW-4: no draw while a play exists
-        return [DRAW] if self.can_draw() else [PASS]  # DRAW-1, YARD-2
+        return [DRAW] if len(self.yard) > self.setup.reserve else [PASS]  # DRAW-1 (can_draw), YARD-2
 
     # -- how a round ends -------------------------------------------------------------------
 
     def blocked(self) -> bool:
         """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
-        if len(self.yard) > self.reserve:
+        if len(self.yard) > self.setup.reserve:
             return False
-        playable = self.layout.playable_mask()
+        playable = self.playable_mask()
         for hand in self.hands:
             for tile in hand:
                 if VALUES_MASK[tile] & playable:
@@ -485,87 +551,149 @@ class Round:
 
     def foot_unfillable(self) -> bool:
         """Variant of END-2: the pending chicken foot needs more toes than tiles are left to fill it."""
-        layout = self.layout
-        value = layout.pending_value
-        bit = 1 << value
+        bit = 1 << self.pending_value
         available = sum(1 for hand in self.hands for tile in hand if VALUES_MASK[tile] & bit)
         yard = self.yard
-        available += sum(1 for at in range(len(yard) - self.reserve) if VALUES_MASK[yard[at]] & bit)
-        return available < layout.missing
+        available += sum(1 for at in range(len(yard) - self.setup.reserve) if VALUES_MASK[yard[at]] & bit)
+        return available < self.missing
 
     def ends_blocked(self) -> bool:
         """Tells whether the round has nothing left to do but end with nobody out (END-2 or the variant)."""
         if self.blocked():
             return True
-        pending = self.layout.pending
-        foot_pending = pending != NONE and pending != 0
-        return self.settings.unfillable_foot_ends_round and foot_pending and self.foot_unfillable()
+        foot_pending = self.pending != NONE and self.pending != 0
+        return self.setup.settings.unfillable_foot_ends_round and foot_pending and self.foot_unfillable()
 
     # -- moves ------------------------------------------------------------------------------
 
     def after_public(self, move: object) -> Round | None:
         """Returns the round after ``move`` if it is one of the public legal moves handed out, else ``None``."""
-        code = self.code_of(move)
-        if code == UNKNOWN:
-            return None
-        return self.after(code)
+        view = self.legal_view
+        legal = self.legal_cache
+        if view is not None and legal is not None:
+            at = 0
+            for candidate in view:
+                if candidate is not move:
+                    at += 1
+                    continue
+                code = legal[at]
+                tile = code & 255  # after(code), spelled out: one call fewer per move
+                if tile < PASS:
+                    return self._after_play(tile, code >> 8)
+                return self._after_draw() if code == DRAW else self._after_pass()
+        return None
 
     def with_game(self, game: Game) -> Round:
         """Returns the same position played in ``game``."""
-        return Round(
-            self.settings,
-            self.hands,
-            self.yard,
-            self.layout,
-            self.current,
-            self.reserve,
-            self.drawn,
-            self.over,
-            self.went_out,
-            self.log,
-            game,
-        )
+        setup = Setup(self.setup.settings, self.setup.reserve, self.setup.base, game)
+        return self.moved(setup, self.hands, self.yard, self.current, self.drawn, self.over, self.went_out, self.log)
 
     def after(self, move: int) -> Round:
         """Returns the round after ``move``, which must be one of :meth:`legal`."""
+        tile = move & 255
+        if tile < PASS:
+            return self._after_play(tile, move >> 8)
         if move == DRAW:
             return self._after_draw()
-        if move == PASS:
-            return self._after_pass()
-        return self._after_play(move & 255, move >> 8)
+        return self._after_pass()
+
+    def moved(
+        self,
+        setup: Setup,
+        hands: tuple[tuple[int, ...], ...],
+        yard: tuple[int, ...],
+        current: int,
+        drawn: int,
+        over: bool,
+        went_out: int,
+        log: Log,
+    ) -> Round:
+        """Returns a round on the same board (the same nodes and openings), with the rest given."""
+        return Round(
+            setup,
+            hands,
+            yard,
+            current,
+            drawn,
+            over,
+            went_out,
+            log,
+            self.size,
+            self.ends,
+            self.ends_mask,
+            self.pending,
+            self.pending_value,
+            self.missing,
+        )
 
     def _after_play(self, tile: int, onto: int) -> Round:
         player = self.current
         hands = self.hands
-        hand = without(hands[player], tile)
+        hand = hands[player]
+        at = 0
+        while hand[at] != tile:  # hand.index(tile), which mypyc would call as a Python method
+            at += 1
+        hand = hand[:at] + hand[at + 1 :]
         hands = replaced(hands, player, hand)
-        layout = self.layout
-        if layout.pending != NONE:
-            matched = layout.pending_value
+        # The board: the node the tile goes onto closes or fills (PLAY-2, OPEN-3, FOOT-3), and the
+        # tile opens an end offering its other half (PLAY-1), or, a double, starts a chicken foot
+        # pending until it has three toes (FOOT-1, FOOT-2).
+        high = HIGH[tile]
+        low = LOW[tile]
+        changed = list(self.ends)  # the open ends by value, as they will be
+        mask = self.ends_mask
+        pending = self.pending
+        pending_value = self.pending_value
+        missing = 0
+        if pending != NONE:
+            matched = pending_value
+            missing = self.missing - 1
+            if not missing:
+                pending = NONE
+                pending_value = NONE
         else:
-            matched = HIGH[tile] if onto in layout.ends[HIGH[tile]] else LOW[tile]
-        layout = layout.place(tile, onto, matched)
-        log = Turn(player, play(tile, onto), self.log)
-        if not hand:  # END-1: out on the last tile, even with a foot pending
-            return Round(
-                self.settings, hands, self.yard, layout, player, self.reserve, NONE, True, player, log, self.game
-            )
+            matched = high if onto in changed[high] else low
+            offering = changed[matched]
+            at = 0
+            while offering[at] != onto:  # offering.index(onto), likewise
+                at += 1
+            rest = offering[:at] + offering[at + 1 :]  # PLAY-2: a non-pending end takes one tile, so it closes
+            changed[matched] = rest
+            if not rest:
+                mask &= ~(1 << matched)
+        if high == low:
+            exposed = matched  # PLAY-1: a double offers its own value
+            pending, pending_value, missing = self.size, matched, FOOT_TOES  # FOOT-1: laid crosswise
+        else:
+            exposed = low if high == matched else high  # PLAY-1: the half not matched
+            changed[exposed] = changed[exposed] + (self.size,)
+            mask |= 1 << exposed
+        log = (player, onto << 8 | tile, exposed, self.log)
+        over = not hand  # END-1: out on the last tile, even with a foot pending
         after = Round(
-            self.settings,
+            self.setup,
             hands,
             self.yard,
-            layout,
-            (player + 1) % len(hands),  # TURN-1
-            self.reserve,
+            player if over else (player + 1) % len(hands),  # TURN-1
             NONE,
-            False,
-            NONE,
+            over,
+            player if over else NONE,
             log,
-            self.game,
+            self.size + 1,
+            tuple(changed),
+            mask,
+            pending,
+            pending_value,
+            missing,
         )
-        # END-2, checked after every move; the variant only when a foot has just been laid.
-        foot_laid = layout.pending == layout.size - 1
-        if (foot_laid and self.settings.unfillable_foot_ends_round and after.foot_unfillable()) or after.blocked():
+        if over:
+            return after
+        # END-2, checked after every move (a play leaves the yard as it was: while it is open, the
+        # round is not blocked); the variant only when a foot has just been laid.
+        foot_laid = pending == self.size
+        if (foot_laid and self.setup.settings.unfillable_foot_ends_round and after.foot_unfillable()) or (
+            len(self.yard) <= self.setup.reserve and after.blocked()
+        ):
             after.over = True  # still being built: nobody has seen it yet
         return after
 
@@ -573,39 +701,46 @@ class Round:
         player = self.current
         tile = self.yard[0]
         hands = self.hands
-        hands = replaced(hands, player, hands[player] + (tile,))
         after = Round(
-            self.settings,
-            hands,
+            self.setup,
+            replaced(hands, player, hands[player] + (tile,)),
             self.yard[1:],
-            self.layout,
             player,  # DRAW-1: drawing does not end the turn
-            self.reserve,
             tile,
             False,
             NONE,
-            Turn(player, DRAW, self.log),
-            self.game,
+            (player, DRAW, NONE, self.log),
+            self.size,
+            self.ends,
+            self.ends_mask,
+            self.pending,
+            self.pending_value,
+            self.missing,
         )
-        after.over = after.blocked()  # END-2, checked after every move
+        after.over = len(after.yard) <= self.setup.reserve and after.blocked()  # END-2, after every move (as below)
         return after
 
     def _after_pass(self) -> Round:
         player = self.current
         after = Round(
-            self.settings,
+            self.setup,
             self.hands,
             self.yard,
-            self.layout,
             (player + 1) % len(self.hands),  # TURN-1
-            self.reserve,
             NONE,
             False,
             NONE,
-            Turn(player, PASS, self.log),
-            self.game,
+            (player, PASS, NONE, self.log),
+            self.size,
+            self.ends,
+            self.ends_mask,
+            self.pending,
+            self.pending_value,
+            self.missing,
         )
-        after.over = after.blocked()  # END-2, checked after every move
+        # END-2, checked after every move; while the yard is open the round is not blocked, and
+        # blocked() would say so too, but only after a call.
+        after.over = len(self.yard) <= self.setup.reserve and after.blocked()
         return after
 
     # -- scoring ----------------------------------------------------------------------------
@@ -615,13 +750,13 @@ class Round:
 
         Going out on a double costs the rules' penalty, if any.
         """
-        values = self.settings.tile_values
+        values = self.setup.settings.tile_values
         scores = [0] * len(self.hands)
         for seat, hand in enumerate(self.hands):
             for tile in hand:
                 scores[seat] += values[tile]
-        if self.went_out != NONE and is_double(self.layout.last.tile):
-            scores[self.went_out] += self.settings.double_out_penalty
+        if self.went_out != NONE and is_double(self.newest_tile()):
+            scores[self.went_out] += self.setup.settings.double_out_penalty
         return tuple(scores)
 
     # -- identity ---------------------------------------------------------------------------
@@ -634,15 +769,47 @@ class Round:
             and self.drawn == other.drawn
             and self.over == other.over
             and self.went_out == other.went_out
-            and self.reserve == other.reserve
+            and self.setup.reserve == other.setup.reserve
             and self.hands == other.hands
             and self.yard == other.yard
-            and self.layout == other.layout
-            and self.settings.public == other.settings.public
+            and self.setup.settings.public == other.setup.settings.public
+            and self.same_board(other)
         )
 
     def __hash__(self) -> int:
-        return hash((self.hands, self.yard, self.current, self.drawn, self.over, self.layout))
+        return hash((self.hands, self.yard, self.current, self.drawn, self.over, self.size, self.ends, self.pending))
+
+
+def round_on(
+    settings: Settings,
+    hands: tuple[tuple[int, ...], ...],
+    yard: tuple[int, ...],
+    layout: Layout,
+    current: int,
+    reserve: int,
+    drawn: int,
+    over: bool,
+    went_out: int,
+    log: Log,
+    game: Game | None = None,
+) -> Round:
+    """Gets the round with ``layout`` as its board and the rest given (its history placed none of the nodes)."""
+    return Round(
+        Setup(settings, reserve, layout, game),
+        hands,
+        yard,
+        current,
+        drawn,
+        over,
+        went_out,
+        log,
+        layout.size,
+        layout.ends[: settings.max_pip + 1],  # a round keeps only its set's values (less to copy per play)
+        layout.ends_mask,
+        layout.pending,
+        layout.pending_value,
+        layout.missing,
+    )
 
 
 # -- dealing (DEAL-2: a pure function of rules, players, seed and round) ---------------------
@@ -658,6 +825,10 @@ def round_rng(seed: int, round_index: int) -> random.Random:
     return random.Random(int.from_bytes(digest[:16], "big"))
 
 
+BIT_LENGTH: Final[list[int]] = [n.bit_length() for n in range(256)]
+"""``n.bit_length()`` for each ``n`` a shuffle draws below (a set has at most 190 tiles)."""
+
+
 def shuffle(rng: random.Random, items: list[int]) -> None:
     """Shuffles ``items`` in place exactly as CPython 3.11's ``random.Random.shuffle`` does.
 
@@ -667,11 +838,30 @@ def shuffle(rng: random.Random, items: list[int]) -> None:
     getrandbits: Callable[[int], int] = rng.getrandbits  # looked up once: a call per tile follows
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        k = n.bit_length()
+        k = BIT_LENGTH[n]
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+def shuffled_position(rng: random.Random, count: int, at: int) -> int:
+    """Gets where the item at ``at`` of ``count`` items ends up once :func:`shuffle` shuffles them.
+
+    Draws what the shuffle draws, and follows that one item instead of moving them all.
+    """
+    getrandbits: Callable[[int], int] = rng.getrandbits
+    for i in range(count - 1, 0, -1):
+        n = i + 1
+        k = BIT_LENGTH[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        if at == i:
+            at = j
+        elif at == j:
+            at = i
+    return at
 
 
 def starter_seat(round_index: int, position: int, players: int) -> int:
@@ -725,39 +915,37 @@ class Deal:
         self.reserve = reserve
         self.highest_double_fallback = highest_double_fallback
 
-    def deal(self, seed: int, round_index: int) -> Round:
-        """Deals round ``round_index`` (0-based): hands, yard, center and first player (ROUND-1)."""
+    def deal(self, seed: int, round_index: int, game: Game | None = None) -> Round:
+        """Deals round ``round_index`` (0-based): hands, yard, center and first player (ROUND-1), played in ``game``."""
         rng = round_rng(seed, round_index)
         value = self.settings.max_pip - round_index  # ROUND-1: N-N down to 0-0
         double = tile_index(value, value)
         if self.trains:
-            return self._deal_trains(round_index, double, rng)
-        return self._deal_cross(round_index, double, rng)
+            return self._deal_trains(round_index, double, rng, game)
+        return self._deal_cross(round_index, double, rng, game)
 
     def _split(self, tiles: list[int]) -> tuple[list[list[int]], list[int]]:
         size = self.hand_size
         hands = [tiles[i * size : (i + 1) * size] for i in range(self.players)]
         return hands, tiles[self.players * size :]
 
-    def _round(self, hands: list[list[int]], yard: list[int], center: int, first: int) -> Round:
+    def _round(self, hands: list[list[int]], yard: list[int], center: int, first: int, game: Game | None) -> Round:
         frozen = tuple([tuple(hand) for hand in hands])
         layout = start_layout(center, self.arms)
-        return Round(self.settings, frozen, tuple(yard), layout, first, self.reserve, NONE, False, NONE, None)
+        return round_on(self.settings, frozen, tuple(yard), layout, first, self.reserve, NONE, False, NONE, None, game)
 
-    def _deal_trains(self, round_index: int, double: int, rng: random.Random) -> Round:
+    def _deal_trains(self, round_index: int, double: int, rng: random.Random, game: Game | None) -> Round:
         # DEAL-A1: players take one shuffled tile each in turn from seat r mod n; whoever takes
         # the round's double is the starter. Only the double's position matters.
         count = self.settings.tiles
-        tiles = list(range(count))
-        shuffle(rng, tiles)
-        starter = starter_seat(round_index, tiles.index(double), self.players)
+        starter = starter_seat(round_index, shuffled_position(rng, count, double), self.players)
         # DEAL-A2: the double is the center; the rest are shuffled again and dealt (DEAL-A3).
-        rest = [tile for tile in range(count) if tile != double]
+        rest = list(range(double)) + list(range(double + 1, count))
         shuffle(rng, rest)
         hands, yard = self._split(rest)
-        return self._round(hands, yard, double, starter)  # DEAL-A4
+        return self._round(hands, yard, double, starter, game)  # DEAL-A4
 
-    def _deal_cross(self, round_index: int, double: int, rng: random.Random) -> Round:
+    def _deal_cross(self, round_index: int, double: int, rng: random.Random, game: Game | None) -> Round:
         count = self.settings.tiles
         tiles = list(range(count))
         shuffle(rng, tiles)
@@ -774,7 +962,7 @@ class Deal:
             holder = seat
         else:
             hands[holder].remove(center)
-        return self._round(hands, yard, center, (holder + 1) % self.players)  # DEAL-B3
+        return self._round(hands, yard, center, (holder + 1) % self.players, game)  # DEAL-B3
 
 
 class Game:

@@ -65,7 +65,7 @@ import random
 
 from . import _core
 from ._board import Board, board_of
-from ._core import DRAW, NONE, PASS, Round, replaced, start_layout
+from ._core import DRAW, NONE, PASS, replaced, round_on, start_layout
 from ._errors import InvalidRecordError
 from ._moves import Draw, Pass, Play
 from ._sampling import (
@@ -221,7 +221,7 @@ def _replay(
     hands, stock = start_of(history, slots, yard, rng)
     first = history.movers[0] if history.movers else view.current_player
     rules = view.rules
-    start = Round(
+    start = round_on(
         settings_for(rules),
         hands,
         stock,
@@ -239,18 +239,8 @@ def _replay(
     mine = tuple(tile.index for tile in view.hand)  # the viewer's hand in the engine's order
     if sorted(mine) != sorted(core.hands[view.player]):
         raise InvalidRecordError("the viewer's hand does not match their history")  # pragma: no cover
-    core = Round(
-        core.settings,
-        replaced(core.hands, view.player, mine),
-        core.yard,
-        core.layout,
-        core.current,
-        core.reserve,
-        core.drawn,
-        core.over,
-        core.went_out,
-        core.log,
-    )
+    hands = replaced(core.hands, view.player, mine)
+    core = core.moved(core.setup, hands, core.yard, core.current, core.drawn, core.over, core.went_out, core.log)
     return round_of(core)
 
 

@@ -41,7 +41,7 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
         raise TypeError(f"seed must be an int, got {seed!r}")
     deal = deal_for(rules, players)
     check_seed(seed)  # the limits: a seed of at most 256 bits
-    return game_of(deal.deal(seed, 0).with_game(Game(deal, seed, 0, (0,) * players, (), ())))
+    return game_of(deal.deal(seed, 0, Game(deal, seed, 0, (0,) * players, (), ())))
 
 
 # -- move generation ------------------------------------------------------------------------
@@ -138,7 +138,7 @@ def _checked_code(core: Round, move: Move) -> int:
 
 def _apply_game(core: Round, move: Move, after: Round | None) -> GameState:
     """Applies ``move`` to a game's round ``core``, given ``after``, the round after it if it was found by identity."""
-    game = core.game
+    game = core.setup.game
     assert game is not None  # the round of a GameState
     if after is None:
         if game.is_over():
@@ -152,13 +152,13 @@ def _apply_game(core: Round, move: Move, after: Round | None) -> GameState:
     results = (*game.results, result)
     deal = game.deal
     rules: Rules = deal.settings.public
-    if len(results) == rules.rounds:
+    if len(results) == deal.settings.max_pip + 1:  # ROUND-1: that was the last round (rules.rounds)
         over = Game(deal, game.seed, game.round_index, totals, results, winners(rules, totals, results))
         last = after.with_game(over)
-        last.state_view = final
+        last.public().state = final
         return game_of(last)
     index = game.round_index + 1
-    return game_of(deal.deal(game.seed, index).with_game(Game(deal, game.seed, index, totals, results, ())))
+    return game_of(deal.deal(game.seed, index, Game(deal, game.seed, index, totals, results, ())))
 
 
 @overload

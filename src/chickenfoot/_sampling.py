@@ -101,7 +101,7 @@ def unseen_tiles(layout: Layout, hand: list[int], count: int) -> list[int]:
     seen = 0
     for tile in hand:
         seen |= 1 << tile
-    for placed in layout.placed():
+    for placed in layout.nodes():
         seen |= 1 << placed.tile
     return [tile for tile in range(count) if not seen >> tile & 1]
 
@@ -164,7 +164,7 @@ def read_history(
             if onto >= layout.size:
                 history.unfit = time
                 return history
-            offered = layout.at(onto).exposed
+            offered = layout.node(onto).exposed
             if not (VALUES_MASK[tile] >> offered & 1 and layout.accepts(offered, onto)):
                 history.unfit = time
                 return history
@@ -172,7 +172,7 @@ def read_history(
                 history.identified[open_time] = tile  # only the drawn tile may be played after a draw
             else:
                 player.played.append((tile, time))
-            layout = layout.place(tile, onto, offered)
+            layout = layout.place(tile, onto)
             history.layout = layout
             open_seat, open_time = NONE, NONE
     # Draws played at once leave no slot: drop them, renumbering the rest.

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from operator import add
 
 from ._rules import Rules
 from ._state import PlayerIndex, RoundResult, RoundState
@@ -36,8 +37,10 @@ def close_round(totals: Sequence[int], final: RoundState) -> tuple[RoundResult, 
     (True, 9)
     """
     scores = round_scores(final)
-    result = RoundResult(double=final.double, scores=scores, went_out=final.went_out, final=final)
-    return result, tuple(total + score for total, score in zip(totals, scores, strict=True))
+    result = RoundResult(final.double, scores, final.went_out, final)
+    if len(totals) != len(scores):
+        raise ValueError(f"{len(totals)} totals for {len(scores)} players")
+    return result, tuple(map(add, totals, scores))
 
 
 def winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult]) -> tuple[PlayerIndex, ...]:

@@ -14,7 +14,7 @@ import attrs
 
 from . import _core
 from ._board import TILES, Board, board_of
-from ._core import DRAW, NONE, PASS, Game, Round, Settings, Turn as _Turn
+from ._core import DRAW, NONE, PASS, Game, Log, Round, Settings, round_on
 from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Play
 from ._rules import Rules
 from ._tiles import Tile
@@ -117,10 +117,10 @@ class RoundState:
         while log is not None:
             turn, log = log
             turns.append(turn)
-        chain: _Turn | None = None
+        chain: Log = None
         for player, move in reversed(turns):
-            chain = _Turn(player, move_code(move), chain)
-        core = Round(
+            chain = (player, move_code(move), NONE, chain)
+        core = round_on(
             settings_for(rules),
             tuple(tuple(tile.index for tile in hand) for hand in hands),
             tuple(tile.index for tile in yard),
@@ -137,34 +137,36 @@ class RoundState:
     @property
     def rules(self) -> Rules:
         """Gets the rules in force."""
-        rules: Rules = self._round.settings.public
+        rules: Rules = self._round.setup.settings.public
         return rules
 
     @property
     def hands(self) -> tuple[tuple[Tile, ...], ...]:
         """Gets each player's tiles, by seat."""
         core = self._round
-        hands: tuple[tuple[Tile, ...], ...] | None = core.hands_view
+        views = core.public()
+        hands: tuple[tuple[Tile, ...], ...] | None = views.hands
         if hands is None:
-            hands = core.hands_view = tuple([_tiles(hand) for hand in core.hands])
+            hands = views.hands = tuple([_tiles(hand) for hand in core.hands])
         return hands
 
     @property
     def yard(self) -> tuple[Tile, ...]:
         """Gets the face-down draw pile; ``yard[0]`` is drawn next (DRAW-1)."""
         core = self._round
-        yard: tuple[Tile, ...] | None = core.yard_view
+        views = core.public()
+        yard: tuple[Tile, ...] | None = views.yard
         if yard is None:
-            yard = core.yard_view = _tiles(core.yard)
+            yard = views.yard = _tiles(core.yard)
         return yard
 
     @property
     def board(self) -> Board:
         """Gets the layout."""
-        core = self._round
-        board: Board | None = core.board_view
+        views = self._round.public()
+        board: Board | None = views.board
         if board is None:
-            board = core.board_view = board_of(core.layout)
+            board = views.board = board_of(self._round.layout())
         return board
 
     @property
@@ -175,7 +177,7 @@ class RoundState:
     @property
     def reserve(self) -> int:
         """Gets how many yard tiles may never be drawn this round (YARD-1)."""
-        return self._round.reserve
+        return self._round.setup.reserve
 
     @property
     def drawn(self) -> Tile | None:
@@ -200,7 +202,7 @@ class RoundState:
     @property
     def double(self) -> int:
         """Gets the value of the center double."""
-        return _core.HIGH[self._round.layout.at(0).tile]
+        return _core.HIGH[self._round.setup.base.node(0).tile]
 
     @property
     def can_draw(self) -> bool:
@@ -269,7 +271,7 @@ class RoundResult:
 
 
 def _game_and_position(core: Round) -> tuple[Game | None, Round]:
-    return core.game, core
+    return core.setup.game, core
 
 
 @attrs.frozen(init=False, repr=False)
@@ -304,12 +306,12 @@ class GameState:
 
         game = Game(deal_for(rules, players), seed, round_index, totals, results, winners)
         core = round._round.with_game(game)
-        core.state_view = round
+        core.public().state = round
         self.__attrs_init__(core)
 
     @property
     def _game(self) -> Game:
-        game = self._round.game
+        game = self._round.setup.game
         assert game is not None  # the round of a GameState is always in a game
         return game
 
@@ -332,10 +334,10 @@ class GameState:
     @property
     def round(self) -> RoundState:
         """Gets the round in play; once the game is over, the last round's final state."""
-        core = self._round
-        view: RoundState | None = core.state_view
+        views = self._round.public()
+        view: RoundState | None = views.state
         if view is None:
-            view = core.state_view = round_of(core)
+            view = views.state = round_of(self._round)
         return view
 
     @property
