@@ -45,13 +45,13 @@ FOOT_TOES: Final = 3
 MAX_PIP: Final = 18
 """The largest set supported, double-18."""
 
-HIGH: Final[list[int]] = [high for high in range(MAX_PIP + 1) for _ in range(high + 1)]
+HIGH: Final[tuple[int, ...]] = tuple(high for high in range(MAX_PIP + 1) for _ in range(high + 1))
 """The higher value of each tile."""
 
-LOW: Final[list[int]] = [low for high in range(MAX_PIP + 1) for low in range(high + 1)]
+LOW: Final[tuple[int, ...]] = tuple(low for high in range(MAX_PIP + 1) for low in range(high + 1))
 """The lower value of each tile."""
 
-VALUES_MASK: Final[list[int]] = [(1 << HIGH[t]) | (1 << LOW[t]) for t in range(len(HIGH))]
+VALUES_MASK: Final[tuple[int, ...]] = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(len(HIGH)))
 """A bit per pip value each tile carries."""
 
 
