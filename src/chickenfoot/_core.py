@@ -51,6 +51,9 @@ HIGH: Final[tuple[int, ...]] = tuple(high for high in range(MAX_PIP + 1) for _ i
 LOW: Final[tuple[int, ...]] = tuple(low for high in range(MAX_PIP + 1) for low in range(high + 1))
 """The lower value of each tile."""
 
+HALVES: Final[tuple[tuple[int, int], ...]] = tuple(zip(HIGH, LOW))
+"""Both values of each tile, ``(high, low)``."""
+
 VALUES_MASK: Final[tuple[int, ...]] = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(len(HIGH)))
 """A bit per pip value each tile carries."""
 
@@ -525,8 +528,7 @@ class Round(Openings):
             ends = self.ends
             for tile in self.hands[self.current]:
                 if VALUES_MASK[tile] & mask:  # PLAY-1: carries a value some open end offers
-                    high = HIGH[tile]
-                    low = LOW[tile]
+                    high, low = HALVES[tile]
                     for onto in ends[high]:
                         plays.append(onto << 8 | tile)  # play(tile, onto), spelled out in the hot loop
                     if low != high:
@@ -638,8 +640,7 @@ class Round(Openings):
         # The board: the node the tile goes onto closes or fills (PLAY-2, OPEN-3, FOOT-3), and the
         # tile opens an end offering its other half (PLAY-1), or, a double, starts a chicken foot
         # pending until it has three toes (FOOT-1, FOOT-2).
-        high = HIGH[tile]
-        low = LOW[tile]
+        high, low = HALVES[tile]
         changed = list(self.ends)  # the open ends by value, as they will be
         mask = self.ends_mask
         pending = self.pending
