@@ -8,16 +8,22 @@ are thin views over the classes below.
 The representation, for a reader of the rules:
 
 * a *tile* is its index in the set, ``high * (high + 1) // 2 + low`` (SET-1); :data:`HIGH`,
-  :data:`LOW` and :data:`VALUES_MASK` read it back (a mask has one bit per pip value);
+  :data:`LOW` (or :data:`HALVES`, both) and :data:`VALUES_MASK` read it back (a mask has one bit
+  per pip value);
 * a *move* is an int: a play is ``onto << 8 | tile``; :data:`DRAW` and :data:`PASS` take tile
   numbers no tile has;
 * where the next tile may go (:class:`Openings`) is the open ends, kept by the value they offer,
   and the one node that may take several tiles (the center until it has its arms, a double until
   it has its toes);
-* a board on its own (:class:`Layout`) adds its nodes; a round (:class:`Round`) is one object
-  per state, its board included, whose nodes are the board it started from and the plays of its
-  history (:data:`Log`);
-* a round caches its legal moves, and the public objects showing it, in ordinary fields.
+* a board on its own (:class:`Layout`) is openings and nodes; a round (:class:`Round`) is one
+  object per state: openings, hands, yard and turn, whose nodes are those of the board it started
+  on and then one per play of its history (:data:`Log`); what its states share (rules, reserve,
+  that board, the game) is one :class:`Setup`;
+* the rules of play are :meth:`Round.legal` (through ``_generate``) and :meth:`Round.after`
+  (through ``_after_play``, ``_after_draw`` and ``_after_pass``), with :meth:`Round.blocked`
+  and :meth:`Round.scores` for the end of a round, and :class:`Deal` for its start;
+* a round caches its legal moves, and the public objects showing it (:class:`Views`), in
+  ordinary fields.
 
 Nothing in this module changes an object once it is handed out, except the caches (fields
 named ``*_cache``, ``*_view`` or ``views``), which only ever go from ``None`` to their one value.
@@ -51,7 +57,7 @@ HIGH: Final[tuple[int, ...]] = tuple(high for high in range(MAX_PIP + 1) for _ i
 LOW: Final[tuple[int, ...]] = tuple(low for high in range(MAX_PIP + 1) for low in range(high + 1))
 """The lower value of each tile."""
 
-HALVES: Final[tuple[tuple[int, int], ...]] = tuple(zip(HIGH, LOW))
+HALVES: Final[tuple[tuple[int, int], ...]] = tuple(zip(HIGH, LOW, strict=True))
 """Both values of each tile, ``(high, low)``."""
 
 VALUES_MASK: Final[tuple[int, ...]] = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t in range(len(HIGH)))
@@ -227,7 +233,7 @@ class Layout(Openings):
         """Returns the layout with ``tile`` played onto node ``onto``, where it fits.
 
         Played as a round plays it, by a lone player holding just that tile: the rules of
-        placing are written once, in :meth:`Round.after`.
+        placing are written once, in a round's play (:meth:`Round.after`).
         """
         lone = round_on(BOARD_ONLY, ((tile,),), (), self, 0, 0, NONE, False, NONE, None)
         return lone.after(play(tile, onto)).layout()
