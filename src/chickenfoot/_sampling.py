@@ -19,7 +19,21 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Final, TypeAlias, TypeVar
 
-from ._core import DRAW, HIGH, LOW, MAX_PIP, NONE, PASS, VALUES_MASK, Layout, Round, shuffle
+from ._core import (
+    BOARD_ONLY,
+    DRAW,
+    HALVES,
+    HIGH,
+    LOW,
+    MAX_PIP,
+    NONE,
+    PASS,
+    VALUES_MASK,
+    Layout,
+    Round,
+    round_on,
+    shuffle,
+)
 from ._errors import InvalidRecordError
 
 __all__ = [
@@ -134,10 +148,13 @@ def read_history(
     """Replays the moves ``codes`` by ``movers`` on ``layout``, collecting each player's slots and constraints.
 
     Stops at the first play that does not fit the board, leaving its time in ``unfit`` and the
-    board before it in ``layout``.
+    board before it in ``layout``. The board is followed by a round on ``layout`` whose lone
+    player holds the history's plays in order, so each is placed by the rules of play themselves.
     """
     seats = [Seat() for _ in range(players)]
     history = History(codes, movers, seats, {}, layout)
+    plays = tuple([code & 255 for code in codes if code & 255 < PASS])
+    board = round_on(BOARD_ONLY, (plays,), (), layout, 0, 0, NONE, False, NONE, None)
     open_seat, open_time = NONE, NONE  # the player and time of the last draw this turn
     draws_left = codes.count(DRAW)
     for time in range(len(codes)):
@@ -145,7 +162,7 @@ def read_history(
         player = seats[seat]
         if open_seat != seat:
             open_seat, open_time = NONE, NONE
-        mask = layout.playable_mask()
+        mask = board.playable_mask()
         if code == DRAW:
             player.events.append((time, mask))  # DRAW-4 (or draw_until_playable: the last draw did not fit)
             player.slot_times.append(time)
@@ -161,20 +178,18 @@ def read_history(
             open_seat, open_time = NONE, NONE
         else:
             tile, onto = code & 255, code >> 8
-            if onto >= layout.size:
+            high, low = HALVES[tile]
+            if onto >= board.size or not (board.accepts(high, onto) or board.accepts(low, onto)):
                 history.unfit = time
-                return history
-            offered = layout.node(onto).exposed
-            if not (VALUES_MASK[tile] >> offered & 1 and layout.accepts(offered, onto)):
-                history.unfit = time
+                history.layout = board.layout()
                 return history
             if open_time != NONE:
                 history.identified[open_time] = tile  # only the drawn tile may be played after a draw
             else:
                 player.played.append((tile, time))
-            layout = layout.place(tile, onto)
-            history.layout = layout
+            board = board.after(code)
             open_seat, open_time = NONE, NONE
+    history.layout = board.layout()
     # Draws played at once leave no slot: drop them, renumbering the rest.
     for player in seats:
         kept = [at for at, time in enumerate(player.slot_times) if time not in history.identified]
