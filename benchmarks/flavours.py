@@ -3,8 +3,8 @@
 Run it with the compiled package installed (a venv: ``pip install .`` builds it where a C compiler
 is found)::
 
-    python benchmarks/flavours.py                  # about 3 minutes
-    python benchmarks/flavours.py --quick          # about 40 seconds, noisier
+    python benchmarks/flavours.py                  # about 2 minutes
+    python benchmarks/flavours.py --quick          # about 30 seconds, noisier
     python benchmarks/flavours.py --before 7132f10 --json out.json
 
 The engines, each imported under its own name in this one process:
