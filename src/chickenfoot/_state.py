@@ -1,9 +1,9 @@
 """Immutable state: the round in play, the finished rounds, and the game around them.
 
 :class:`RoundState` and :class:`GameState` are views over a :class:`chickenfoot._core.Round`
-(a game's round points to its :class:`chickenfoot._core.Game`): each holds one core round and
-reads its attributes from it, so the engine builds one small object per move and the tuples of
-tiles only when asked for.
+(a game's round reaches its :class:`chickenfoot._core.Game` through its setup): each holds one
+core round and reads its attributes from it, so the engine builds one small object per move and
+the tuples of tiles only when asked for.
 """
 
 from __future__ import annotations
