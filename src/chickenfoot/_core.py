@@ -707,44 +707,17 @@ class Round(Openings):
     def _after_draw(self) -> Round:
         player = self.current
         tile = self.yard[0]
-        hands = self.hands
-        after = Round(
-            self.setup,
-            replaced(hands, player, hands[player] + (tile,)),
-            self.yard[1:],
-            player,  # DRAW-1: drawing does not end the turn
-            tile,
-            False,
-            NONE,
-            (player, DRAW, NONE, self.log),
-            self.size,
-            self.ends,
-            self.ends_mask,
-            self.pending,
-            self.pending_value,
-            self.missing,
-        )
+        hands = replaced(self.hands, player, self.hands[player] + (tile,))
+        log = (player, DRAW, NONE, self.log)
+        # DRAW-1: drawing does not end the turn.
+        after = self.moved(self.setup, hands, self.yard[1:], player, tile, False, NONE, log)
         after.over = len(after.yard) <= self.setup.reserve and after.blocked()  # END-2, after every move (as below)
         return after
 
     def _after_pass(self) -> Round:
         player = self.current
-        after = Round(
-            self.setup,
-            self.hands,
-            self.yard,
-            (player + 1) % len(self.hands),  # TURN-1
-            NONE,
-            False,
-            NONE,
-            (player, PASS, NONE, self.log),
-            self.size,
-            self.ends,
-            self.ends_mask,
-            self.pending,
-            self.pending_value,
-            self.missing,
-        )
+        log = (player, PASS, NONE, self.log)
+        after = self.moved(self.setup, self.hands, self.yard, (player + 1) % len(self.hands), NONE, False, NONE, log)
         # END-2, checked after every move; while the yard is open the round is not blocked, and
         # blocked() would say so too, but only after a call.
         after.over = len(self.yard) <= self.setup.reserve and after.blocked()
