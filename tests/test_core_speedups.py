@@ -17,7 +17,7 @@ from hypothesis import given, strategies as st
 
 import chickenfoot as cf
 from chickenfoot._core import DRAW, PASS, PublicMoves, play, shuffle
-from chickenfoot._state import replace_game, replace_round
+from chickenfoot._state import _play_of, replace_game, replace_round
 
 
 def _played(seed: int, moves: int, rules: cf.Rules | None = None, players: int = 4) -> cf.GameState:
@@ -81,6 +81,40 @@ def test_legal_moves_are_the_same_with_and_without_the_cache() -> None:
     fresh = replace_round(game.round)  # the public constructor starts without caches
     assert cf.legal_moves(fresh) == cached
     assert cf.legal_moves(game) is cached
+
+
+def test_legal_moves_read_from_a_fresh_public_move_table_are_the_same() -> None:
+    # The shared table of public moves grows a row per node as boards grow; a round must make
+    # the rows it needs in any table, even one that has none yet.
+    for seed in range(4):
+        game = _played(seed, 45 * (seed + 1), cf.Rules.trains(max_pip=12), players=3)
+        fresh = PublicMoves(cf.Draw(), cf.Pass(), _play_of)
+        moves = game.round._round.public_legal(fresh)
+        assert len(game.round.board) > 1
+        assert moves == cf.legal_moves(game)
+        assert len(fresh.table) >> 8 == len(game.round.board)  # a row per node, no more
+
+
+@pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2")
+@pytest.mark.parametrize("rules", [cf.Rules.trains(), cf.Rules.cross()], ids=["trains", "cross"])
+def test_a_board_accepts_a_value_only_where_an_open_end_offers_it(rules: cf.Rules) -> None:
+    # Board.accepts against the SPEC's wording: while a node is pending, only it takes tiles
+    # (OPEN-2, FOOT-2); otherwise a node takes a tile carrying the value it offers if it has room
+    # (the center its arms, a double three toes, any other tile one, PLAY-2).
+    arms = rules.arms_for(4)
+    for seed in range(6):
+        game = cf.new_game(rules, 4, seed)
+        rng = random.Random(seed)
+        while game.round_index == 0 and not game.is_over:
+            board = game.round.board
+            for onto, node in enumerate(board.nodes):
+                room = arms if onto == 0 else 3 if node.tile.is_double else 1
+                has_room = len(board.children(onto)) < room
+                for value in range(rules.max_pip + 1):
+                    takes = has_room if board.pending is None else onto == board.pending
+                    expected = takes and node.exposed == value
+                    assert board.accepts(value, onto) is expected, (cf.position(game.round), onto, value)
+            game = cf.apply(game, rng.choice(cf.legal_moves(game)))
 
 
 def test_an_equal_but_not_identical_move_applies_like_the_generated_one() -> None:

@@ -136,21 +136,13 @@ class Openings:
 
     __slots__ = ("ends", "ends_mask", "missing", "pending", "pending_value", "size")
 
-    def __init__(
-        self,
-        size: int,
-        ends: tuple[tuple[int, ...], ...],
-        ends_mask: int,
-        pending: int,
-        pending_value: int,
-        missing: int,
-    ) -> None:
-        self.size = size
-        self.ends = ends  # for each value, the non-pending open ends offering it
-        self.ends_mask = ends_mask  # a bit per value in ends
-        self.pending = pending  # the node every play must go onto (OPEN-2, FOOT-2), or NONE
-        self.pending_value = pending_value  # the value it offers
-        self.missing = missing  # how many more tiles it needs
+    # Set by the subclasses' constructors.
+    size: int
+    ends: tuple[tuple[int, ...], ...]  # for each value, the non-pending open ends offering it
+    ends_mask: int  # a bit per value in ends
+    pending: int  # the node every play must go onto (OPEN-2, FOOT-2), or NONE
+    pending_value: int  # the value it offers
+    missing: int  # how many more tiles it needs
 
     def accepts(self, value: int, onto: int) -> bool:
         """Tells whether a tile carrying ``value`` may go onto node ``onto`` now (PLAY-1, PLAY-2, OPEN-2, FOOT-2)."""

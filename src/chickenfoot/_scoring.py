@@ -38,9 +38,7 @@ def close_round(totals: Sequence[int], final: RoundState) -> tuple[RoundResult, 
     """
     scores = round_scores(final)
     result = RoundResult(final.double, scores, final.went_out, final)
-    if len(totals) != len(scores):
-        raise ValueError(f"{len(totals)} totals for {len(scores)} players")
-    return result, tuple(map(add, totals, scores))
+    return result, tuple(map(add, totals, scores))  # both have one entry per player
 
 
 def winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult]) -> tuple[PlayerIndex, ...]:
