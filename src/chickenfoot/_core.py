@@ -22,8 +22,10 @@ The representation, for a reader of the rules:
 * the rules of play are :meth:`Round.legal` (through ``_generate``) and :meth:`Round.after`
   (through ``_after_play``, ``_after_draw`` and ``_after_pass``), with :meth:`Round.blocked`
   and :meth:`Round.scores` for the end of a round, and :class:`Deal` for its start;
-* a round caches its legal moves, and the public objects showing it (:class:`Views`), in
-  ordinary fields.
+* ``_generate`` lists each legal move as a table indexed by move code has it
+  (:class:`PublicMoves`): the public move objects for the views, or the codes themselves;
+* a round caches its legal moves (as codes, as public moves, each once asked for), and the
+  public objects showing it (:class:`Views`), in ordinary fields.
 
 Nothing in this module changes an object once it is handed out, except the caches (fields
 named ``*_cache``, ``*_view`` or ``views``), which only ever go from ``None`` to their one value.
@@ -262,32 +264,48 @@ def start_layout(center: int, arms: int) -> Layout:
 
 
 class PublicMoves:
-    """The public move object of each move code, made by ``make`` a node at a time and then shared.
+    """What each move code stands for, made by ``make`` a node at a time and then shared.
 
     The table has a row of 256 codes per node: the plays of every tile of the largest set onto
     that node (and, in node 0's row, the draw and the pass). The views hand out these shared
-    objects, so :meth:`Round.after_public` finds a move by identity.
+    objects (the public moves, :data:`chickenfoot._state.MOVES`), so :meth:`Round.after_public`
+    finds a move by identity and its code by :attr:`code_of`; :data:`CODES` is the table of the
+    codes themselves, from which :meth:`Round.legal` lists them.
     """
 
-    __slots__ = ("draw", "make", "pass_", "table")
+    __slots__ = ("code_of", "draw", "handed_out", "make", "nodes", "pass_", "table")
 
-    def __init__(self, draw: Any, pass_: Any, make: Callable[[int], Any]) -> None:
+    def __init__(self, draw: Any, pass_: Any, make: Callable[[int], Any], handed_out: bool = True) -> None:
         self.draw = draw
         self.pass_ = pass_
-        self.make = make  # makes the public play of a code
-        self.table: list[Any] = []  # the public move at each code, None where no move has it
+        self.make = make  # makes what a play's code stands for
+        self.table: list[Any] = []  # what each code stands for, None where no move has it
+        self.nodes = 0  # the nodes the table has rows for
+        self.handed_out = handed_out  # whether the table's objects are handed out (not for CODES)
+        # If so, the code of each of them, by id(): the table keeps every one alive, so no other
+        # object can have its id.
+        self.code_of: dict[int, int] = {}
 
     def onto_nodes(self, nodes: int) -> list[Any]:
-        """Gets the public moves by code, with every play onto nodes 0 to ``nodes - 1``."""
+        """Gets the table by code, with every play onto nodes 0 to ``nodes - 1``."""
         table = self.table
-        for onto in range(len(table) >> 8, nodes):
+        for onto in range(self.nodes, nodes):
             row: list[Any] = [self.make(play(tile, onto)) for tile in range(tile_index(MAX_PIP, MAX_PIP) + 1)]
             row += [None] * (256 - len(row))
             if onto == 0:
                 row[DRAW] = self.draw
                 row[PASS] = self.pass_
+            if self.handed_out:
+                for code, made in enumerate(row, len(table)):
+                    if made is not None:
+                        self.code_of[id(made)] = code
             table += row
+            self.nodes = onto + 1
         return table
+
+
+CODES: Final = PublicMoves(DRAW, PASS, lambda code: code, handed_out=False)
+"""The table of the move codes themselves: what :meth:`Round.legal` lists."""
 
 
 Log: TypeAlias = "tuple[int, int, int, Any] | None"
@@ -387,7 +405,7 @@ class Round(Openings):
         self.pending_value = pending_value
         self.missing = missing
         self.legal_cache: list[int] | None = None  # the legal move codes, once asked for
-        self.legal_view: tuple[Any, ...] | None = None  # the same as public moves, once asked for
+        self.legal_view: tuple[Any, ...] | None = None  # the legal public moves, once asked for
         self.views: Views | None = None
 
     def can_draw(self) -> bool:
@@ -453,7 +471,7 @@ class Round(Openings):
         """Lists the legal move codes in the engine's fixed order (computed once per round state; not to be changed)."""
         legal = self.legal_cache
         if legal is None:
-            legal = self.legal_cache = self._generate()
+            legal = self.legal_cache = self._generate(CODES.onto_nodes(self.size))
         return legal
 
     def history(self, moves: PublicMoves) -> tuple[tuple[int, Any], ...]:
@@ -475,52 +493,45 @@ class Round(Openings):
         """Gets the legal moves as public objects (built once per round)."""
         view = self.legal_view
         if view is None:
-            table = moves.table
-            if len(table) < self.size << 8:
-                table = moves.onto_nodes(self.size)
-            legal = self.legal_cache
-            if legal is None:
-                legal = self.legal_cache = self._generate()
-            moves_made = []  # a loop, not a list comprehension: CPython 3.11 calls those as functions
-            for code in legal:
-                moves_made.append(table[code])
-            view = self.legal_view = tuple(moves_made)
+            table = moves.table if moves.nodes >= self.size else moves.onto_nodes(self.size)  # onto_nodes, inlined
+            view = self.legal_view = tuple(self._generate(table))
         return view
 
-    def _plays_of(self, tile: int) -> list[int]:
-        """Lists the places ``tile`` fits now (PLAY-1, OPEN-2, FOOT-2)."""
-        plays: list[int] = []
+    def _plays_of(self, tile: int, table: list[Any]) -> list[Any]:
+        """Lists the places ``tile`` fits now (PLAY-1, OPEN-2, FOOT-2), each as ``table`` has it."""
+        plays: list[Any] = []
         if self.pending != NONE:
             if VALUES_MASK[tile] >> self.pending_value & 1:
-                plays.append(play(tile, self.pending))
+                plays.append(table[play(tile, self.pending)])
             return plays
         for onto in self.ends[HIGH[tile]]:
-            plays.append(play(tile, onto))
+            plays.append(table[play(tile, onto)])
         if not is_double(tile):
             for onto in self.ends[LOW[tile]]:
-                plays.append(play(tile, onto))
+                plays.append(table[play(tile, onto)])
         return plays
 
-    def _generate(self) -> list[int]:
+    def _generate(self, table: list[Any]) -> list[Any]:
+        """Lists the legal moves in the engine's fixed order, each as ``table`` (indexed by move code) has it."""
         if self.over:
             return []
         drawn = self.drawn
         if drawn != NONE:
-            plays = self._plays_of(drawn)
+            plays = self._plays_of(drawn, table)
             if plays:
                 if not self.setup.settings.must_play:
-                    plays.append(PASS)  # DRAW-3: may play it or pass
+                    plays.append(table[PASS])  # DRAW-3: may play it or pass
                 return plays  # DRAW-2: must play it
             if self.setup.settings.draw_until_playable and self.can_draw():
-                return [DRAW]  # variant of DRAW-1: keep drawing
-            return [PASS]  # DRAW-2: the drawn tile cannot be played
+                return [table[DRAW]]  # variant of DRAW-1: keep drawing
+            return [table[PASS]]  # DRAW-2: the drawn tile cannot be played
         plays = []
         if self.pending != NONE:  # OPEN-2, FOOT-2: only the pending node takes tiles
-            value = self.pending_value
+            bit = 1 << self.pending_value
             base = self.pending << 8  # play(0, pending)
             for tile in self.hands[self.current]:
-                if VALUES_MASK[tile] >> value & 1:
-                    plays.append(base | tile)
+                if VALUES_MASK[tile] & bit:
+                    plays.append(table[base | tile])
         else:
             mask = self.ends_mask
             ends = self.ends
@@ -528,13 +539,13 @@ class Round(Openings):
                 if VALUES_MASK[tile] & mask:  # PLAY-1: carries a value some open end offers
                     high, low = HALVES[tile]
                     for onto in ends[high]:
-                        plays.append(onto << 8 | tile)  # play(tile, onto), spelled out in the hot loop
+                        plays.append(table[onto << 8 | tile])  # play(tile, onto), spelled out in the hot loop
                     if low != high:
                         for onto in ends[low]:
-                            plays.append(onto << 8 | tile)
+                            plays.append(table[onto << 8 | tile])
         if plays:
             return plays  # DRAW-4: no draw while a play exists
-        return [DRAW] if len(self.yard) > self.setup.reserve else [PASS]  # DRAW-1 (can_draw), YARD-2
+        return [table[DRAW] if len(self.yard) > self.setup.reserve else table[PASS]]  # DRAW-1 (can_draw), YARD-2
 
     # -- how a round ends -------------------------------------------------------------------
 
@@ -566,17 +577,16 @@ class Round(Openings):
 
     # -- moves ------------------------------------------------------------------------------
 
-    def after_public(self, move: object) -> Round | None:
-        """Returns the round after ``move`` if it is one of the public legal moves handed out, else ``None``."""
+    def after_public(self, move: object, moves: PublicMoves) -> Round | None:
+        """Returns the round after ``move`` if it is one of the legal moves handed out from ``moves``, else ``None``."""
         view = self.legal_view
-        legal = self.legal_cache
-        if view is not None and legal is not None:
-            at = 0
+        if view is not None:
             for candidate in view:
                 if candidate is not move:
-                    at += 1
                     continue
-                code = legal[at]
+                code = moves.code_of.get(id(move), NONE)  # NONE: the view was made from another table
+                if code == NONE:
+                    return None
                 tile = code & 255  # after(code), spelled out: one call fewer per move
                 if tile < PASS:
                     return self._after_play(tile, code >> 8)

@@ -178,7 +178,7 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
     """
     if type(state) is GameState:
         core = state._round
-        after = core.after_public(move)  # the move by identity among those legal_moves handed out
+        after = core.after_public(move, MOVES)  # the move by identity among those legal_moves handed out
         if after is not None and not after.over:  # the usual case, kept short
             view: GameState = _new(GameState)
             _init_game(view, after)
@@ -186,6 +186,6 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
         return _apply_game(core, move, after)
     if type(state) is RoundState:
         core = state._round
-        after = core.after_public(move)
+        after = core.after_public(move, MOVES)
         return round_of(core.after(_checked_code(core, move)) if after is None else after)
     raise TypeError(f"apply takes a GameState or RoundState, got {type(state).__name__}")
