@@ -7,7 +7,10 @@ printed::
     valgrind --tool=callgrind python3.11 benchmarks/instructions.py --warm-up-only
 
 Both first play five games of other seeds, so the count is of an engine in its steady state (the
-interned public moves made), as in a long self-play run.
+interned public moves made), as in a long self-play run. With ``--determinize`` (and
+``--determinize --warm-up-only``) it counts calls of :func:`chickenfoot.determinize` instead: on
+the positions ``benchmarks/flavours.py`` times, once each to warm up, then three times each; it
+prints the calls counted.
 
 (Name the interpreter itself, not a shim script such as pyenv's ``python``.) With
 ``PYTHONPATH=src`` it counts this checkout's pure core; installed with ``pip install .`` in a venv,
@@ -33,6 +36,31 @@ def play(games: int, first_seed: int = 0) -> int:
     return moves
 
 
+def determinize(positions: int = 30, repeat: int = 3) -> int:
+    """Calls ``determinize`` ``repeat`` times on each view of the flavours benchmark's positions; gets the calls."""
+    rng, views = random.Random(5), []
+    for seed in range(positions):  # the positions of benchmarks/flavours.py's call_costs
+        game = cf.new_game(cf.Rules.trains(), 4, seed)
+        for _ in range(rng.randrange(10, 120)):
+            legal = cf.legal_moves(game)
+            if not legal:
+                break
+            game = cf.apply(game, legal[int(rng.random() * len(legal))])
+        if not game.is_over:
+            views.append(cf.observe(game, game.round.current_player))
+    sampler = random.Random(7)
+    for view in views:
+        cf.determinize(view, sampler)
+    for _ in range(repeat):
+        for view in views:
+            cf.determinize(view, sampler)
+    return repeat * len(views)
+
+
 if __name__ == "__main__":
-    play(5, first_seed=1000)
-    print(0 if "--warm-up-only" in sys.argv else play(40))
+    warm_up_only = "--warm-up-only" in sys.argv
+    if "--determinize" in sys.argv:
+        print(determinize(repeat=0 if warm_up_only else 3))
+    else:
+        play(5, first_seed=1000)
+        print(0 if warm_up_only else play(40))
