@@ -269,22 +269,18 @@ class PublicMoves:
     The table has a row of 256 codes per node: the plays of every tile of the largest set onto
     that node (and, in node 0's row, the draw and the pass). The views hand out these shared
     objects (the public moves, :data:`chickenfoot._state.MOVES`), so :meth:`Round.after_public`
-    finds a move by identity and its code by :attr:`code_of`; :data:`CODES` is the table of the
-    codes themselves, from which :meth:`Round.legal` lists them.
+    finds a move by identity; :data:`CODES` is the table of the codes themselves, from which
+    :meth:`Round.legal` lists them.
     """
 
-    __slots__ = ("code_of", "draw", "handed_out", "make", "nodes", "pass_", "table")
+    __slots__ = ("draw", "make", "nodes", "pass_", "table")
 
-    def __init__(self, draw: Any, pass_: Any, make: Callable[[int], Any], handed_out: bool = True) -> None:
+    def __init__(self, draw: Any, pass_: Any, make: Callable[[int], Any]) -> None:
         self.draw = draw
         self.pass_ = pass_
         self.make = make  # makes what a play's code stands for
         self.table: list[Any] = []  # what each code stands for, None where no move has it
         self.nodes = 0  # the nodes the table has rows for
-        self.handed_out = handed_out  # whether the table's objects are handed out (not for CODES)
-        # If so, the code of each of them, by id(): the table keeps every one alive, so no other
-        # object can have its id.
-        self.code_of: dict[int, int] = {}
 
     def onto_nodes(self, nodes: int) -> list[Any]:
         """Gets the table by code, with every play onto nodes 0 to ``nodes - 1``."""
@@ -295,16 +291,12 @@ class PublicMoves:
             if onto == 0:
                 row[DRAW] = self.draw
                 row[PASS] = self.pass_
-            if self.handed_out:
-                for code, made in enumerate(row, len(table)):
-                    if made is not None:
-                        self.code_of[id(made)] = code
             table += row
             self.nodes = onto + 1
         return table
 
 
-CODES: Final = PublicMoves(DRAW, PASS, lambda code: code, handed_out=False)
+CODES: Final = PublicMoves(DRAW, PASS, lambda code: code)
 """The table of the move codes themselves: what :meth:`Round.legal` lists."""
 
 
@@ -578,19 +570,22 @@ class Round(Openings):
     # -- moves ------------------------------------------------------------------------------
 
     def after_public(self, move: object, moves: PublicMoves) -> Round | None:
-        """Returns the round after ``move`` if it is one of the legal moves handed out from ``moves``, else ``None``."""
+        """Returns the round after ``move`` if :meth:`public_legal` handed it out from ``moves``, else ``None``.
+
+        A public play is read back from its fields, ``move.tile.index`` and ``move.onto``: cheaper
+        than keeping the codes beside the moves, or looking them up.
+        """
         view = self.legal_view
         if view is not None:
             for candidate in view:
                 if candidate is not move:
                     continue
-                code = moves.code_of.get(id(move), NONE)  # NONE: the view was made from another table
-                if code == NONE:
-                    return None
-                tile = code & 255  # after(code), spelled out: one call fewer per move
-                if tile < PASS:
-                    return self._after_play(tile, code >> 8)
-                return self._after_draw() if code == DRAW else self._after_pass()
+                if move is moves.draw:
+                    return self._after_draw()
+                if move is moves.pass_:
+                    return self._after_pass()
+                played: Any = move  # a public play (chickenfoot.Play)
+                return self._after_play(played.tile.index, played.onto)
         return None
 
     def with_game(self, game: Game) -> Round:
