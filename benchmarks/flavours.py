@@ -137,8 +137,8 @@ def moves_per_second(run: Playout, budget: float, seed: int) -> float:
             return moves / elapsed
 
 
-def call_costs(cf: ModuleType, games: int, repeat: int) -> dict[str, float]:
-    """Times observe and determinize on positions of random trains double-9 4-player games (us per call)."""
+def call_positions(cf: ModuleType, games: int) -> list[Any]:
+    """Gets the positions the call costs are timed on: random trains double-9 4-player games, 10 to 119 moves in."""
     rng = random.Random(5)
     positions = []
     for seed in range(games):
@@ -150,6 +150,12 @@ def call_costs(cf: ModuleType, games: int, repeat: int) -> dict[str, float]:
             game = cf.apply(game, legal[int(rng.random() * len(legal))])
         if not game.is_over:
             positions.append(game)
+    return positions
+
+
+def call_costs(cf: ModuleType, games: int, repeat: int) -> dict[str, float]:
+    """Times observe and determinize on :func:`call_positions` (us per call)."""
+    positions = call_positions(cf, games)
     views = [cf.observe(game, game.current_player) for game in positions]
     costs: dict[str, list[float]] = {"observe": [], "determinize": []}
     for _ in range(repeat):

@@ -22,6 +22,8 @@ from __future__ import annotations
 import random
 import sys
 
+from flavours import call_positions  # this script's directory is on the path
+
 import chickenfoot as cf
 
 
@@ -38,16 +40,7 @@ def play(games: int, first_seed: int = 0) -> int:
 
 def determinize(positions: int = 30, repeat: int = 3) -> int:
     """Calls ``determinize`` ``repeat`` times on each view of the flavours benchmark's positions; gets the calls."""
-    rng, views = random.Random(5), []
-    for seed in range(positions):  # the positions of benchmarks/flavours.py's call_costs
-        game = cf.new_game(cf.Rules.trains(), 4, seed)
-        for _ in range(rng.randrange(10, 120)):
-            legal = cf.legal_moves(game)
-            if not legal:
-                break
-            game = cf.apply(game, legal[int(rng.random() * len(legal))])
-        if not game.is_over:
-            views.append(cf.observe(game, game.round.current_player))
+    views = [cf.observe(game, game.round.current_player) for game in call_positions(cf, positions)]
     sampler = random.Random(7)
     for view in views:
         cf.determinize(view, sampler)
