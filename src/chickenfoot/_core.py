@@ -104,6 +104,7 @@ class Settings:
         self.public = public  # the chickenfoot.Rules, compared by the views
         self.max_pip = max_pip
         self.tiles = tile_index(max_pip, max_pip) + 1  # the set's size: tiles 0 to tiles - 1 (SET-1)
+        self.rounds = max_pip + 1  # ROUND-1: a round per double, N-N down to 0-0
         self.must_play = must_play  # DRAW-2 (True) or DRAW-3 (False)
         self.draw_until_playable = draw_until_playable
         self.unfillable_foot_ends_round = unfillable_foot_ends_round
@@ -493,7 +494,7 @@ class Round(Openings):
         """Lists the places ``tile`` fits now (PLAY-1, OPEN-2, FOOT-2), each as ``table`` has it."""
         plays: list[Any] = []
         if self.pending != NONE:
-            if VALUES_MASK[tile] >> self.pending_value & 1:
+            if VALUES_MASK[tile] & 1 << self.pending_value:
                 plays.append(table[play(tile, self.pending)])
             return plays
         for onto in self.ends[HIGH[tile]]:
@@ -968,7 +969,7 @@ class Game:
 
     def is_over(self) -> bool:
         """Tells whether every round has been played (ROUND-1)."""
-        return len(self.results) == self.deal.settings.max_pip + 1
+        return len(self.results) == self.deal.settings.rounds
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

@@ -152,7 +152,7 @@ def _apply_game(core: Round, move: Move, after: Round | None) -> GameState:
     results = (*game.results, result)
     deal = game.deal
     rules: Rules = deal.settings.public
-    if len(results) == deal.settings.max_pip + 1:  # ROUND-1: that was the last round (rules.rounds)
+    if len(results) == deal.settings.rounds:  # ROUND-1: that was the last round
         over = Game(deal, game.seed, game.round_index, totals, results, winners(rules, totals, results))
         last = after.with_game(over)
         last.public().state = final
