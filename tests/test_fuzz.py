@@ -21,6 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import chickenfoot as cf
+from _games import play_randomly
 
 # Ten times the profile's examples: a reader call is cheap (CI's 40 -> 400 per test, heavy's 2,000 -> 20,000).
 SETTINGS = settings(
@@ -37,10 +38,7 @@ def _documents() -> tuple[str, ...]:
         (cf.Rules.cross(max_pip=6, hand_size=5), 3, 2, 40),
         (cf.Rules.cross(center_fallback="highest_double", max_pip=6, hand_size=5), 2, 3, 60),
     ]:
-        game = cf.new_game(rules, players, seed)
-        rng = random.Random(seed)
-        for _ in range(moves):
-            game = cf.apply(game, rng.choice(cf.legal_moves(game)))
+        game = play_randomly(cf.new_game(rules, players, seed), random.Random(seed), moves)
         documents += [
             cf.to_json(game),
             cf.to_json(game.round),

@@ -1,0 +1,146 @@
+"""Every statement of the rules through one conformance suite, with the same cases.
+
+The statements are in ``statements.py`` (the engine, the batch with either deal and loaded from
+states, the chance layer, OpenSpiel, Gymnasium, PettingZoo); the checks are
+:mod:`chickenfoot.conformance`, against :mod:`chickenfoot.reference`. The cases: both presets
+with every variant option (double-6 to double-18 among them), 2 to 8 players, every round index,
+seeded games and hypothesis-drawn ones, each played to its end.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from typing import Any
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import chickenfoot as cf
+from chickenfoot import conformance
+from statements import STATEMENTS, Engine
+from strategies import CROSS_ONLY, VARIANTS, configurations, playable
+
+PRESETS = ("trains", "cross")
+CASES = [(preset, name) for preset in PRESETS for name in {**VARIANTS, **(CROSS_ONLY if preset == "cross" else {})}]
+# Whole games of every case are slow on the larger sets and through the batch; these few are the fast loop's.
+QUICK = {("trains", "double-6"), ("cross", "double-6"), ("cross", "highest double starts")}
+
+
+def case_rules(preset: str, name: str) -> tuple[cf.Rules, int]:
+    """Gets a case's rules and a player count from 2 to 8 they can deal, spread over the cases."""
+    rules = cf.Rules.preset(preset, **{**VARIANTS, **CROSS_ONLY}[name])
+    counts = [players for players in range(2, 9) if playable(rules, players)]
+    return rules, counts[CASES.index((preset, name)) % len(counts)]
+
+
+def _needs(statement: Any) -> None:
+    if statement.needs is not None and importlib.util.find_spec(statement.needs) is None:
+        pytest.skip(f"{statement.name} needs {statement.needs}: install the extra that brings it")
+
+
+def _plays(statement: Any, rules: cf.Rules) -> bool:
+    """Tells whether ``statement`` takes ``rules`` (OpenSpiel's game takes a preset and a set, nothing else)."""
+    return statement.variants or rules == cf.Rules.preset(rules.deal, max_pip=rules.max_pip)
+
+
+def _every_move(statement: Any) -> Any:
+    """Gets, for the engine, a way to apply each offered move: the check then follows every branch."""
+    return (lambda state, move: cf.apply(state, cf.parse_move(move))) if isinstance(statement, Engine) else None
+
+
+def _game_cases() -> list[Any]:
+    cases = []
+    for statement in STATEMENTS:
+        for preset, name in CASES:
+            rules, _ = case_rules(preset, name)
+            if _plays(statement, rules):
+                marks = [] if (preset, name) in QUICK else [pytest.mark.slow]
+                cases.append(pytest.param(statement, preset, name, marks=marks, id=f"{statement.name}-{preset}-{name}"))
+    return cases
+
+
+@pytest.mark.rule("TURN-1", "PLAY-1", "END-1", "END-2", "SCORE-1", "GAME-1", "ROUND-1")
+@pytest.mark.parametrize(("statement", "preset", "name"), _game_cases())
+def test_a_whole_game_follows_the_reference(statement: Any, preset: str, name: str) -> None:
+    """Each statement plays a seeded game of each case to its end, checked deal by deal and move by move."""
+    _needs(statement)
+    rules, players = case_rules(preset, name)
+    seed = CASES.index((preset, name))
+    summary = conformance.check_games(statement, rules, players, [seed], seed=seed, every_move=_every_move(statement))
+    assert (summary.games, summary.finished, summary.rounds) == (1, 1, rules.rounds)
+    assert summary.moves > rules.rounds
+
+
+# Hypothesis draws a preset with up to two variants; a whole game is long, so fewer examples than the profile's.
+_EXAMPLES = max(3, settings.default.max_examples // 5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("statement", STATEMENTS, ids=[statement.name for statement in STATEMENTS])
+@settings(max_examples=_EXAMPLES)
+@given(configuration=configurations(), seed=st.integers(0, 2**32))
+def test_hypothesis_drawn_games_follow_the_reference(statement: Any, configuration: Any, seed: int) -> None:
+    _needs(statement)
+    rules, players = configuration
+    if not _plays(statement, rules):
+        rules = cf.Rules.preset(rules.deal, max_pip=rules.max_pip)
+        if not playable(rules, players):
+            return
+    summary = conformance.check_games(statement, rules, players, [seed], seed=seed)
+    assert summary.finished == 1
+
+
+@pytest.mark.parametrize("statement", STATEMENTS[:3], ids=[statement.name for statement in STATEMENTS[:3]])
+def test_several_games_at_once_follow_the_reference(statement: Any) -> None:
+    """A statement that plays games side by side (the batch) keeps each to itself."""
+    _needs(statement)
+    rules = cf.Rules.cross(max_pip=6, center_fallback="highest_double", reserve=1)
+    summary = conformance.check_games(statement, rules, 3, range(5), seed=4)
+    assert (summary.games, summary.finished) == (5, 5)
+
+
+# -- deals ----------------------------------------------------------------------------------------
+
+DEALERS = [statement for statement in STATEMENTS if hasattr(statement, "deal")]  # conformance.Dealer
+
+
+def _deal_cases(seeds: int, *, slow: bool) -> list[Any]:
+    cases = []
+    for statement in DEALERS if not slow else [s for s in DEALERS if not s.seeded and s.name != "the chance layer"]:
+        for preset, name in CASES:
+            marks = [pytest.mark.slow] if slow or (preset, name) not in QUICK else []
+            cases.append(
+                pytest.param(statement, preset, name, seeds, marks=marks, id=f"{statement.name}-{preset}-{name}")
+            )
+    return cases
+
+
+@pytest.mark.rule("DEAL-A1", "DEAL-A2", "DEAL-A3", "DEAL-A4", "DEAL-B1", "DEAL-B2", "DEAL-B3", "YARD-1", "OPEN-1")
+@pytest.mark.parametrize(("statement", "preset", "name", "seeds"), _deal_cases(40, slow=False))
+def test_every_round_is_dealt_by_the_rules(statement: Any, preset: str, name: str, seeds: int) -> None:
+    """Every round index, every player count the rules can deal: each deal checked against DEAL-* directly."""
+    _needs(statement)
+    rules, _ = case_rules(preset, name)
+    for players in (n for n in range(2, 9) if playable(rules, n)):
+        summary = conformance.Summary()
+        for round_index in range(rules.rounds):
+            conformance.check_deals(statement, rules, players, range(seeds), round_index, summary)
+        assert summary.deals == seeds * rules.rounds
+
+
+@pytest.mark.slow
+@pytest.mark.rule("DEAL-A1", "DEAL-B2")
+@pytest.mark.parametrize(("statement", "preset", "name", "seeds"), _deal_cases(2000, slow=True))
+def test_thousands_of_deals_per_round_follow_the_rules(statement: Any, preset: str, name: str, seeds: int) -> None:
+    """2,000 deals per round index; a *trains* deal's starters come at DEAL-A1's odds (a chi-square test)."""
+    _needs(statement)
+    rules, players = case_rules(preset, name)
+    for round_index in range(rules.rounds):
+        summary = conformance.check_deals(statement, rules, players, range(seeds), round_index)
+        if rules.deal == "trains" and not statement.seeded:
+            odds = conformance.starter_odds(rules, players, round_index)
+            chi2 = sum((summary.starters[seat] - seeds * p) ** 2 / (seeds * p) for seat, p in odds.items())
+            # Far out in the tail for players - 1 degrees of freedom: a fair deal fails this about once in 10^9.
+            assert chi2 < 40 + 4 * players, (round_index, dict(summary.starters), chi2)
+            assert math.isclose(sum(odds.values()), 1)
