@@ -111,6 +111,8 @@ class LoadedBatch:
             state = cf.new_game(rules, players, seed)
             yield Event(game, state)
             for _ in range(25 + 60 * game):  # some games load in their first round, some later
+                if state.is_over:
+                    break
                 offered = tuple(map(str, cf.legal_moves(state)))
                 move = choose(game, offered)
                 state = cf.apply(state, cf.parse_move(move))

@@ -13,6 +13,7 @@ from chickenfoot.batch.env import BatchVectorEnv  # noqa: E402
 from chickenfoot.observation import observation  # noqa: E402
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("opponent", ["random", "greedy"])
 def test_the_learner_always_moves_and_episodes_end_with_win_utilities(opponent: str) -> None:
     env = BatchVectorEnv(num_envs=16, rules=cf.Rules.trains(max_pip=6), players=3, opponent=opponent, seat=1)

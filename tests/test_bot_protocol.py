@@ -20,6 +20,8 @@ from chickenfoot.bots import BotFault, ProcessBot, play_out, view_message
 
 jsonschema = pytest.importorskip("jsonschema")
 
+pytestmark = pytest.mark.slow  # bot programs run as subprocesses
+
 REPO = Path(__file__).resolve().parents[1]
 SRC = str(REPO / "src")
 PYTHON_BOT = str(REPO / "examples" / "bots" / "heaviest.py")

@@ -96,6 +96,7 @@ def test_simulate_is_reproducible_from_the_seed(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -257,6 +258,7 @@ def test_without_the_cli_extra_the_command_says_what_to_install(
     assert "pip install 'chickenfoot[cli]'" in err
 
 
+@pytest.mark.slow
 def test_tournament_output_does_not_depend_on_workers(capsys: pytest.CaptureFixture[str]) -> None:
     outputs = []
     for workers in ("1", "2"):

@@ -25,6 +25,8 @@ from chickenfoot._deal import find_center
 
 stats = pytest.importorskip("scipy.stats")
 
+pytestmark = pytest.mark.slow  # exact enumerations of hidden hands, and thousands of samples
+
 SAMPLES = 1200
 # Positions per case. The weighted placement alone fails 2 of the first 11 trains positions (p ~ 1e-11).
 POSITIONS = 30 if os.environ.get("HYPOTHESIS_PROFILE") == "heavy" else 11

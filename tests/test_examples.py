@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # every example runs as a program
+
 REPO = Path(__file__).resolve().parents[1]
 # An example for an optional extra (OpenSpiel, PettingZoo) is skipped, not failed, where the extra
 # is not installed; CI installs the extras, so there it runs.

@@ -18,6 +18,7 @@ import random
 from functools import cache
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import chickenfoot as cf
@@ -70,6 +71,7 @@ def _read(text: str | bytes) -> None:
     _check_accepted(obj)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data())
 def test_byte_level_mutations_meet_only_the_documented_error(data: st.DataObject) -> None:
@@ -114,6 +116,7 @@ def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data())
 def test_structured_mutations_meet_only_the_documented_error(data: st.DataObject) -> None:
@@ -143,6 +146,7 @@ POSITIONS = [
 ALPHABET = "0123456789-,/<[]= abcdefghijklmnoprstuvwxyz_\t\n\u0669\uff19\u2003"
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.sampled_from(POSITIONS), st.lists(st.tuples(st.integers(0, 400), st.sampled_from(ALPHABET)), max_size=4))
 def test_position_mutations_meet_only_the_documented_error(text: str, edits: list[tuple[int, str]]) -> None:

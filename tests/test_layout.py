@@ -26,6 +26,7 @@ Placement = chickenfoot.svg.Placement
 ROUNDS = 500
 
 
+@pytest.mark.slow
 def test_no_two_tiles_overlap_in_500_finished_rounds() -> None:
     seen: set[tuple[str, int, int, int]] = set()
     for rules, players, final in finished_rounds(seed=14, count=ROUNDS):

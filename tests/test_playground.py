@@ -34,7 +34,7 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # drives a browser
 
 REPO = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")

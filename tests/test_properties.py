@@ -57,6 +57,7 @@ def _check_step(game: cf.GameState, rng: random.Random, deep: bool) -> None:
         assert game.round.history == before.round.history
 
 
+@pytest.mark.slow
 @given(configurations(), st.integers(0, 2**32 - 1))
 def test_invariants_hold_at_every_step_of_random_rounds(config: tuple[cf.Rules, int], seed: int) -> None:
     rules, players = config

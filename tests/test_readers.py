@@ -19,6 +19,7 @@ def _play_to_end(rules: cf.Rules, players: int, seed: int) -> cf.GameState:
     return play_randomly(cf.new_game(rules, players, seed), random.Random(seed))
 
 
+@pytest.mark.slow
 @pytest.mark.rule("DEAL-B2")
 @given(configurations(), st.integers(0, 2**64))
 def test_every_variant_round_trips_through_json_and_records(table: tuple[cf.Rules, int], seed: int) -> None:

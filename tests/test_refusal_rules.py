@@ -43,6 +43,7 @@ def _refusal(state: cf.RoundState, move: cf.Move) -> IllegalMoveError | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-2", "OPEN-3", "FOOT-2", "FOOT-3", "DRAW-2", "DRAW-3", "DRAW-4")
 @pytest.mark.parametrize("rules", [Rules.trains(), Rules.cross()], ids=["trains", "cross"])
 def test_every_refused_play_draw_and_pass_names_its_rule(rules: Rules) -> None:
@@ -66,6 +67,7 @@ def test_every_refused_play_draw_and_pass_names_its_rule(rules: Rules) -> None:
     assert {"PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2", "FOOT-3", "DRAW-4", drawn_rule} <= seen
 
 
+@pytest.mark.slow
 @pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-2", "OPEN-3", "FOOT-2", "FOOT-3")
 def test_a_board_refuses_what_the_rules_refuse_with_the_same_reason() -> None:
     # Board.place on its own (no hand, no turn) refuses a tile that does not fit, as apply would;
@@ -138,6 +140,7 @@ def _listed_plays(message: str) -> tuple[list[str], bool]:
     return (listed[:-1] if more else listed), more
 
 
+@pytest.mark.slow
 @pytest.mark.rule("DRAW-4", "YARD-2", "OPEN-2", "FOOT-2")
 def test_refusal_reasons_read_in_full() -> None:
     """The reasons' words, worked out from the position: plays listed, counts, plurals."""

@@ -24,6 +24,7 @@ def test_spec_lists_rules() -> None:
     assert len(_rule_ids()) >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", ["src", "tests"])
 def test_every_rule_id_is_named(folder: str) -> None:
     ids = _rule_ids()

@@ -41,6 +41,7 @@ def _reader_verdict(document: Any) -> str | None:
     return None
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
 @given(hypothesis_jsonschema.from_schema(SCHEMA))
 def test_what_the_schema_accepts_the_reader_accepts_or_refuses_for_a_game_reason(document: dict[str, Any]) -> None:

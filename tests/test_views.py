@@ -35,6 +35,7 @@ def _hide_differently(state: cf.RoundState, viewer: int, rng: random.Random) -> 
     return replace_round(state, hands=tuple(map(tuple, hands)), yard=tuple(yard))
 
 
+@pytest.mark.slow
 @given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
 def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: random.Random) -> None:
     viewer = seat % game.players
@@ -130,6 +131,7 @@ def _proven_absent(view: cf.PlayerView, seat: int) -> list[tuple[int, int, int]]
     return found
 
 
+@pytest.mark.slow
 @given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
 def test_determinize_matches_the_view_and_never_contradicts_the_history(
     game: cf.GameState, seat: int, rng: random.Random
