@@ -26,6 +26,7 @@ TOPIC_MODULES = [
     "batch",
     "batch.env",
     "reference",
+    "conformance",
 ]
 NEEDS = {"observation": "numpy", "gymnasium": "gymnasium", "batch": "numpy", "batch.env": "gymnasium"}  # extras
 TOP_LEVEL_LIMIT = 40  # the core stays small; topics live in their own modules, as in python-chess

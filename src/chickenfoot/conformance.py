@@ -8,7 +8,7 @@ OpenSpiel's ``random_sim_test``, and checks what the statement shows through pub
 (the attributes of :class:`~chickenfoot.GameState` and :class:`~chickenfoot.RoundState`, and the
 move notation):
 
-* every deal against the deal rules directly (:func:`deal_faults`: SET-1, ROUND-1, DEAL-*,
+* every deal against the deal rules directly (:func:`deal_faults`: SET-1, ROUND-1, DEAL-A1 to DEAL-B3,
   YARD-1, OPEN-1 and the highest-double variant), and against the reference dealing the same
   tiles, or, for a statement that deals from the seed as :func:`~chickenfoot.new_game` does, the
   reference's own deal from that seed (DEAL-2);
@@ -104,7 +104,7 @@ class Event:
 
 @dataclass(frozen=True)
 class Dealt:
-    """One round a statement dealt on its own (see :meth:`Statement.deal`)."""
+    """One round a statement dealt on its own (see :meth:`Dealer.deal`)."""
 
     seed: int
     round: RoundState
