@@ -16,6 +16,11 @@ from chickenfoot import actions, conformance
 from chickenfoot.conformance import Chance, Chooser, Dealt, Event
 
 
+def takes_any(rules: cf.Rules, players: int) -> bool:
+    """Tells that a statement plays every configuration the rules can deal."""
+    return True
+
+
 def _offered(state: cf.GameState | cf.RoundState, numbers: Sequence[int]) -> tuple[str, ...]:
     """Reads legal action numbers as moves in the notation."""
     return tuple(str(actions.decode(int(number), state)) for number in numbers)
@@ -32,8 +37,9 @@ class Engine:
     statement = conformance.ENGINE
     name = f"the engine ({'compiled' if cf.__compiled__ else 'pure'})"
     seeded = True
-    variants = True
     keeps_history = True
+
+    takes = staticmethod(takes_any)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         return self.statement.play(rules, players, seeds, choose)
@@ -46,8 +52,9 @@ class Batch:
     """``chickenfoot.batch``: every game of a batch stepped at once, its deals vectorized or the engine's."""
 
     needs = "numpy"
-    variants = True
     keeps_history = False  # to_state's states carry no history
+
+    takes = staticmethod(takes_any)
 
     def __init__(self, deal: str) -> None:
         self.deal_kind = deal
@@ -99,9 +106,10 @@ class LoadedBatch:
 
     needs = "numpy"
     name = "the batch, loaded from states"
-    variants = True
     keeps_history = False
     seeded = True  # the games it loads were dealt by new_game, so it must go on dealing as apply does
+
+    takes = staticmethod(takes_any)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         from chickenfoot import batch
@@ -131,8 +139,12 @@ class ChanceLayer:
     needs = None
     name = "the chance layer"
     seeded = False
-    variants = True
     keeps_history = True
+
+    @staticmethod
+    def takes(rules: cf.Rules, players: int) -> bool:
+        """Tells whether it plays ``rules``: it refuses the unfillable-foot variant with a reserve (see its docs)."""
+        return not (rules.unfillable_foot_ends_round and rules.reserve_for(players))
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         from chickenfoot._chance import ChanceGame
@@ -180,8 +192,12 @@ class OpenSpiel:
     needs = "pyspiel"
     name = "OpenSpiel"
     seeded = False
-    variants = False  # its parameters choose a preset and a set, no other option
     keeps_history = True
+
+    @staticmethod
+    def takes(rules: cf.Rules, players: int) -> bool:
+        """Tells whether the game's parameters express ``rules``: a preset and a set, no other option."""
+        return rules == cf.Rules.preset(rules.deal, max_pip=rules.max_pip) and ChanceLayer.takes(rules, players)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         import pyspiel
@@ -224,8 +240,9 @@ class Gymnasium:
     needs = "gymnasium"
     name = "the Gymnasium environment"
     seeded = True
-    variants = True
     keeps_history = True
+
+    takes = staticmethod(takes_any)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         from chickenfoot.gymnasium import ChickenfootEnv
@@ -290,8 +307,9 @@ class PettingZoo:
     needs = "pettingzoo"
     name = "the PettingZoo environment"
     seeded = True
-    variants = True
     keeps_history = True
+
+    takes = staticmethod(takes_any)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         from chickenfoot.pettingzoo import ChickenfootEnv

@@ -18,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 import chickenfoot as cf
 from chickenfoot import conformance
-from statements import STATEMENTS, Engine
+from statements import STATEMENTS, ChanceLayer, Engine
 from strategies import CROSS_ONLY, VARIANTS, configurations, playable
 
 PRESETS = ("trains", "cross")
@@ -27,7 +27,7 @@ CASES = [(preset, name) for preset in PRESETS for name in {**VARIANTS, **(CROSS_
 # to a case, so each statement meets every option in seconds. The slow cases take each variant
 # alone, double-6 to double-18.
 QUICK = {
-    "trains, drawing and scoring options": (
+    "trains, drawing, scoring and the foot": (
         "trains",
         2,
         {
@@ -36,14 +36,14 @@ QUICK = {
             "reserve": 0,
             "blank_value": 25,
             "double_out_penalty": 50,
+            "unfillable_foot_ends_round": True,
         },
     ),
-    "cross, the deal's and the foot's options": (
+    "cross, the deal's options": (
         "cross",
         3,
         {
             "center_fallback": "highest_double",
-            "unfillable_foot_ends_round": True,
             "center_arms": 6,
             "reserve": 1,
             "double_blank_value": 25,
@@ -53,7 +53,7 @@ QUICK = {
     "trains, six arms and ties": (
         "trains",
         4,
-        {"unfillable_foot_ends_round": True, "center_arms": 6, "double_blank_value": 50, "tie_break": "zero_rounds"},
+        {"center_arms": 6, "double_blank_value": 50, "tie_break": "zero_rounds"},
     ),
     "cross, plain": ("cross", 2, {}),
     "trains, plain": ("trains", 3, {}),
@@ -78,11 +78,6 @@ def _needs(statement: Any) -> None:
         pytest.skip(f"{statement.name} needs {statement.needs}: install the extra that brings it")
 
 
-def _plays(statement: Any, rules: cf.Rules) -> bool:
-    """Tells whether ``statement`` takes ``rules`` (OpenSpiel's game takes a preset and a set, nothing else)."""
-    return statement.variants or rules == cf.Rules.preset(rules.deal, max_pip=rules.max_pip)
-
-
 def _every_move(statement: Any) -> Any:
     """Gets, for the engine, a way to apply each offered move: the check then follows every branch."""
     return (lambda state, move: cf.apply(state, cf.parse_move(move))) if isinstance(statement, Engine) else None
@@ -92,8 +87,8 @@ def _game_cases() -> list[Any]:
     cases = []
     for statement in STATEMENTS:
         for preset, name, slow in ALL_CASES:
-            rules, _ = case_rules(preset, name)
-            if _plays(statement, rules):
+            rules, players = case_rules(preset, name)
+            if statement.takes(rules, players):
                 marks = [pytest.mark.slow] if slow else []
                 cases.append(pytest.param(statement, preset, name, marks=marks, id=f"{statement.name}-{preset}-{name}"))
     return cases
@@ -118,14 +113,10 @@ _EXAMPLES = max(3, settings.default.max_examples // 5)
 @pytest.mark.slow
 @pytest.mark.parametrize("statement", STATEMENTS, ids=[statement.name for statement in STATEMENTS])
 @settings(max_examples=_EXAMPLES)
-@given(configuration=configurations(), seed=st.integers(0, 2**32))
-def test_hypothesis_drawn_games_follow_the_reference(statement: Any, configuration: Any, seed: int) -> None:
+@given(data=st.data(), seed=st.integers(0, 2**32))
+def test_hypothesis_drawn_games_follow_the_reference(statement: Any, data: st.DataObject, seed: int) -> None:
     _needs(statement)
-    rules, players = configuration
-    if not _plays(statement, rules):
-        rules = cf.Rules.preset(rules.deal, max_pip=rules.max_pip)
-        if not playable(rules, players):
-            return
+    rules, players = data.draw(configurations().filter(lambda configuration: statement.takes(*configuration)))
     summary = conformance.check_games(statement, rules, players, [seed], seed=seed)
     assert summary.finished == 1
 
@@ -135,9 +126,23 @@ def test_several_games_at_once_follow_the_reference(statement: Any) -> None:
     """A statement that plays games side by side (the batch) keeps each to itself."""
     _needs(statement)
     rules = cf.Rules.cross(max_pip=6, center_fallback="highest_double", reserve=1)
-    rules = rules if _plays(statement, rules) else cf.Rules.cross(max_pip=6)
+    rules = rules if statement.takes(rules, 3) else cf.Rules.cross(max_pip=6)
     summary = conformance.check_games(statement, rules, 3, range(5), seed=4)
     assert (summary.games, summary.finished) == (5, 5)
+
+
+def test_the_chance_layer_refuses_the_one_variant_it_cannot_follow() -> None:
+    """Its yard is a pool whose reserve is whatever is left at the end, so it cannot count the tiles that
+    can still be drawn, which the unfillable-foot variant needs: it refuses the pair, naming the way out."""
+    from chickenfoot._chance import ChanceGame
+
+    refused = [(preset, name) for preset, name, _ in ALL_CASES if not ChanceLayer.takes(*case_rules(preset, name))]
+    assert refused == [("trains", "unfillable foot ends the round")]
+    for preset, name in refused:
+        rules, players = case_rules(preset, name)
+        with pytest.raises(cf.RulesError, match="use reserve=0 with it"):
+            ChanceGame.start(rules, players)
+    ChanceGame.start(cf.Rules.trains(unfillable_foot_ends_round=True, reserve=0), 3)
 
 
 # -- deals ----------------------------------------------------------------------------------------

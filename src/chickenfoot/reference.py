@@ -241,7 +241,7 @@ def deal(rules: Options, players: int, seed: int, round_index: int) -> Round:
 
 
 def deal_tiles(rules: Options, players: int, round_index: int, order: list[Tile], starter: int = 0) -> Round:
-    """Deals round ``round_index`` from tiles in a given shuffled ``order`` (the *trains* deal's has no center).
+    """Deals round ``round_index`` from the tiles in ``order``, as a shuffle left them (*trains*: all but the double).
 
     Hands are dealt in blocks, player 0 first; the rest is the yard, in order. The *trains* deal
     takes its ``starter`` as found by DEAL-A1.
