@@ -16,9 +16,18 @@ from chickenfoot import actions, conformance
 from chickenfoot.conformance import Chance, Chooser, Dealt, Event
 
 
-def takes_any(rules: cf.Rules, players: int) -> bool:
-    """Tells that a statement plays every configuration the rules can deal."""
-    return True
+class _Statement:
+    """What a statement is unless it says otherwise: no extra needed, dealt from the seed as
+    ``new_game`` deals, its states keeping their history, every configuration the rules can deal taken."""
+
+    needs: str | None = None
+    seeded = True
+    keeps_history = True
+
+    @staticmethod
+    def takes(rules: cf.Rules, players: int) -> bool:
+        """Tells whether it plays ``rules`` with ``players`` (it refuses the others, documented)."""
+        return True
 
 
 def _offered(state: cf.GameState | cf.RoundState, numbers: Sequence[int]) -> tuple[str, ...]:
@@ -30,16 +39,11 @@ def _action(move: str, state: cf.GameState | cf.RoundState) -> int:
     return actions.encode(cf.parse_move(move), state)
 
 
-class Engine:
+class Engine(_Statement):
     """The rules core (compiled or pure, as installed), through ``new_game``, ``legal_moves`` and ``apply``."""
 
-    needs = None
     statement = conformance.ENGINE
     name = f"the engine ({'compiled' if cf.__compiled__ else 'pure'})"
-    seeded = True
-    keeps_history = True
-
-    takes = staticmethod(takes_any)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         return self.statement.play(rules, players, seeds, choose)
@@ -48,13 +52,11 @@ class Engine:
         return self.statement.deal(rules, players, seeds, round_index)
 
 
-class Batch:
+class Batch(_Statement):
     """``chickenfoot.batch``: every game of a batch stepped at once, its deals vectorized or the engine's."""
 
     needs = "numpy"
     keeps_history = False  # to_state's states carry no history
-
-    takes = staticmethod(takes_any)
 
     def __init__(self, deal: str) -> None:
         self.deal_kind = deal
@@ -101,15 +103,13 @@ def _step_batch(games: Any, states: list[Any], choose: Chooser) -> Iterator[Even
             yield Event(game, states[game], move, offered)
 
 
-class LoadedBatch:
+class LoadedBatch(_Statement):
     """``batch.from_states``: games begun by the engine, loaded into a batch part way and played on there."""
 
     needs = "numpy"
     name = "the batch, loaded from states"
-    keeps_history = False
-    seeded = True  # the games it loads were dealt by new_game, so it must go on dealing as apply does
-
-    takes = staticmethod(takes_any)
+    keeps_history = False  # to_state's states carry no history
+    # seeded: the games it loads were dealt by new_game, so it must go on dealing as apply does
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         from chickenfoot import batch
@@ -133,13 +133,11 @@ def _tile_text(rules: cf.Rules, index: int) -> str:
     return str(cf.full_set(rules.max_pip)[index])
 
 
-class ChanceLayer:
+class ChanceLayer(_Statement):
     """``chickenfoot._chance``: the game with every random event (a tile dealt or drawn) made explicit."""
 
-    needs = None
     name = "the chance layer"
     seeded = False
-    keeps_history = True
 
     @staticmethod
     def takes(rules: cf.Rules, players: int) -> bool:
@@ -186,13 +184,12 @@ def _resolve(core: Any, rng: random.Random) -> tuple[Chance, ...]:
     return tuple(shown)
 
 
-class OpenSpiel:
+class OpenSpiel(_Statement):
     """``chickenfoot.openspiel``: the game through pyspiel's state API, chance nodes and action numbers."""
 
     needs = "pyspiel"
     name = "OpenSpiel"
     seeded = False
-    keeps_history = True
 
     @staticmethod
     def takes(rules: cf.Rules, players: int) -> bool:
@@ -234,15 +231,11 @@ def _resolve_spiel(state: Any, rng: random.Random) -> tuple[Chance, ...]:
     return tuple(shown)
 
 
-class Gymnasium:
+class Gymnasium(_Statement):
     """``chickenfoot.gymnasium``: one seat steps, the other seats are bots (here: the check's picks)."""
 
     needs = "gymnasium"
     name = "the Gymnasium environment"
-    seeded = True
-    keeps_history = True
-
-    takes = staticmethod(takes_any)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         from chickenfoot.gymnasium import ChickenfootEnv
@@ -301,15 +294,11 @@ class _Log:
         return events
 
 
-class PettingZoo:
+class PettingZoo(_Statement):
     """``chickenfoot.pettingzoo``: every seat an agent of the AEC environment."""
 
     needs = "pettingzoo"
     name = "the PettingZoo environment"
-    seeded = True
-    keeps_history = True
-
-    takes = staticmethod(takes_any)
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
         from chickenfoot.pettingzoo import ChickenfootEnv
