@@ -34,12 +34,8 @@ def test_the_reference_imports_nothing_of_the_package() -> None:
     assert {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)} & {"cf", "chickenfoot"} == set()
 
 
-def test_the_reference_is_short_and_names_every_rule() -> None:
-    assert len(SOURCE.splitlines()) < 500
-    spec = (Path(__file__).resolve().parents[1] / "docs" / "SPEC.md").read_text(encoding="utf-8")
-    rule_ids = set(re.findall(r"\*\*([A-Z]+-[A-Z]?\d+)\*\*", spec))
-    assert rule_ids
-    assert {rule for rule in rule_ids if f"{rule}:" not in SOURCE and f"{rule}," not in SOURCE} == set()
+def test_the_reference_is_short() -> None:
+    assert len(SOURCE.splitlines()) < 500  # the teaching copy stays one plain file to read
 
 
 # -- the deal, by hand ---------------------------------------------------------------------------

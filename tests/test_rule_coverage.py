@@ -32,6 +32,13 @@ def test_every_rule_id_is_named(folder: str) -> None:
     assert not missing, f"rule IDs not named anywhere in {folder}/: {', '.join(missing)}"
 
 
+def test_the_reference_states_every_rule_in_a_block_of_its_own() -> None:
+    """The teaching copy, chickenfoot.reference, opens a commented block with each rule's ID ("DRAW-1:")."""
+    text = (ROOT / "src" / "chickenfoot" / "reference.py").read_text(encoding="utf-8")
+    missing = [rule for rule in _rule_ids() if not re.search(rf"#.*\b{re.escape(rule)}[,:]", text)]
+    assert not missing, f"rule IDs without a block in reference.py: {', '.join(missing)}"
+
+
 def test_every_rule_id_has_a_test_marked_with_it(request: pytest.FixtureRequest) -> None:
     ids = set(_rule_ids())
     marked: set[str] = set()
