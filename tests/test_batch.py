@@ -190,6 +190,7 @@ def test_current_player_and_masks_of_finished_games() -> None:
     while not games.game_over.all():
         expected = [batch.to_state(games, i).current_player for i in range(2)]
         current = batch.current_player(games)
+        assert current.dtype == np.int8
         assert [c if c >= 0 else None for c in current.tolist()] == [
             None if over else player for player, over in zip(expected, games.game_over.tolist(), strict=True)
         ]
@@ -205,7 +206,29 @@ def test_observations_equal_the_single_game_vectors(rules: cf.Rules, players: in
     rng = random.Random(8)
     states = [play_randomly(cf.new_game(rules, players, seed), rng, rng.randrange(0, 400)) for seed in range(6)]
     games = batch.from_states(states)
-    for seat in range(players):
-        vectors = batch.observations(games, seat)
-        for i, state in enumerate(states):
-            assert vectors[i].tolist() == observation(state, seat).tolist()
+    steps = np.random.default_rng(8)
+    for _ in range(3):  # as loaded, then stepped (drawn tiles, a yard drawn from, rounds dealt by the batch)
+        for seat in range(players):
+            vectors = batch.observations(games, seat)
+            assert vectors.dtype == np.float32
+            for i in range(games.size):
+                assert vectors[i].tolist() == observation(batch.to_state(games, i), seat).tolist()
+        for _ in range(25):
+            batch.step_inplace(games, batch.random_actions(games, steps))
+    with pytest.raises(ValueError, match=f"seats are 0 to {players - 1}"):
+        batch.observations(games, players)
+
+
+def test_the_observation_shows_a_drawn_0_0_to_its_drawer_alone() -> None:
+    """Tile 0 is 0-0: a drawn tile numbered 0 is shown (and to the drawer only), as any other."""
+    from chickenfoot.observation import observation
+
+    drew = next(
+        after
+        for seed in range(500)
+        for _, _, after in random_walk(cf.new_game(cf.Rules.trains(max_pip=6), 3, seed), random.Random(seed))
+        if after.round.drawn == cf.Tile(0, 0) and not after.round.is_over
+    )
+    games = batch.from_states([drew])
+    for seat in range(3):
+        assert batch.observations(games, seat)[0].tolist() == observation(drew, seat).tolist()

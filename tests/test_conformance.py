@@ -55,6 +55,7 @@ QUICK = {
         4,
         {"center_arms": 6, "double_blank_value": 50, "tie_break": "zero_rounds"},
     ),
+    "trains, the foot with a reserve": ("trains", 3, {"unfillable_foot_ends_round": True, "reserve": 2}),
     "cross, plain": ("cross", 2, {}),
     "trains, plain": ("trains", 3, {}),
 }
@@ -137,7 +138,7 @@ def test_the_chance_layer_refuses_the_one_variant_it_cannot_follow() -> None:
     from chickenfoot._chance import ChanceGame
 
     refused = [(preset, name) for preset, name, _ in ALL_CASES if not ChanceLayer.takes(*case_rules(preset, name))]
-    assert refused == [("trains", "unfillable foot ends the round")]
+    assert refused == [("trains", "trains, the foot with a reserve"), ("trains", "unfillable foot ends the round")]
     for preset, name in refused:
         rules, players = case_rules(preset, name)
         with pytest.raises(cf.RulesError, match="use reserve=0 with it"):

@@ -1,0 +1,123 @@
+"""The chance layer beyond what the conformance suite checks: copies, views, information states, resampling.
+
+Its deals, draws and odds go through ``test_conformance.py`` (the chance layer and OpenSpiel are
+statements of the rules there); these tests need no extra.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+
+import pytest
+
+import chickenfoot as cf
+from chickenfoot._chance import ChanceGame
+
+
+def advance(game: ChanceGame, rng: random.Random, events: int) -> ChanceGame:
+    """Plays ``events`` chance outcomes (by their odds) and moves (at random) on ``game`` itself."""
+    for _ in range(events):
+        if game.is_over:
+            break
+        if game.is_chance:
+            outcomes = game.chance_outcomes()
+            game.apply_chance(rng.choices([o for o, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            game.apply_move(rng.choice(game.legal_moves()))
+    return game
+
+
+def _fields(game: ChanceGame) -> tuple[object, ...]:
+    """Gets every field of ``game``, lists copied: a snapshot later changes cannot reach."""
+    return (
+        game.rules,
+        game.players,
+        game.rounds,
+        game.round_index,
+        list(game.totals),
+        list(game.results),
+        [list(hand) for hand in game.hands],
+        list(game.pool),
+        game.starter,
+        game.setup_seat,
+        game.round,
+        game.drawing,
+        list(game.events),
+    )
+
+
+@pytest.mark.parametrize("events", [0, 5, 40, 200])
+@pytest.mark.parametrize("rules", [cf.Rules.trains(max_pip=6), cf.Rules.cross(max_pip=6)], ids=["trains", "cross"])
+def test_a_copy_equals_its_game_and_goes_its_own_way(rules: cf.Rules, events: int) -> None:
+    game = advance(ChanceGame.start(rules, 3), random.Random(events), events)
+    before = _fields(game)
+    for twin in (game.copy(), copy.deepcopy(game)):
+        assert twin == game
+        assert _fields(twin) == before
+        advance(twin, random.Random(1), 60)  # deals, moves, round ends: everything a game changes
+        assert _fields(game) == before
+        assert twin != game
+
+
+def test_a_view_shows_nobody_to_move_while_dealing_or_once_over() -> None:
+    game = ChanceGame.start(cf.Rules.cross(max_pip=6), 2)
+    for _ in range(3):  # part way into the deal: the hands so far, no moves
+        game.apply_chance(game.chance_outcomes()[0][0])
+    view = game.view(0)
+    assert (view.current_player, view.drawn, view.legal_moves) == (None, None, ())
+    assert len(view.hand) == 3
+    advance(game, random.Random(0), 20)
+    while game.is_chance:
+        advance(game, random.Random(0), 1)
+    mover = game.current_player
+    assert game.view(mover).legal_moves == game.legal_moves()
+    assert game.view(mover).current_player == mover
+    assert game.view((mover + 1) % 2).legal_moves == ()
+    advance(game, random.Random(0), 100_000)
+    assert game.is_over
+    assert game.view(0).legal_moves == ()
+    assert game.view(0).current_player is None
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_information_state_is_what_its_player_saw_then_their_hand(seed: int) -> None:
+    game = advance(ChanceGame.start(cf.Rules.trains(max_pip=6), 3), random.Random(seed), 30 + 7 * seed)
+    for player in range(3):
+        parts = game.information(player).split(" | ")
+        seen = [text for who, text in game.events if who in (None, player)]
+        assert parts[: len(seen)] == seen
+        hand = game.round.hands[player] if game.round is not None else game.hands[player]
+        assert parts[len(seen)] == "hand " + " ".join(map(str, sorted(hand)))
+        drew = game.round is not None and game.round.drawn is not None and game.round.current_player == player
+        assert parts[len(seen) + 1 :] == ([f"drawn {game.round.drawn}"] if drew else [])  # type: ignore[union-attr]
+        assert len(seen) < len(game.events)  # the others' deals and draws stay theirs
+
+
+@pytest.mark.parametrize("events", [4, 12, 60, 90])
+def test_resampling_deals_the_unseen_tiles_again_and_keeps_what_the_player_saw(events: int) -> None:
+    game = advance(ChanceGame.start(cf.Rules.cross(max_pip=6), 3), random.Random(events), events)
+    player = 1
+    samples = [game.resample(player, random.Random(seed)) for seed in range(12)]
+    for sample in samples:
+        assert sample.information(player) == game.information(player)
+        assert [who for who, _ in sample.events] == [who for who, _ in game.events]
+        assert all(text == "?" for who, text in sample.events if who not in (None, player))
+        if game.round is None:  # during the deal: the hands so far and the undealt tiles
+            assert sample.hands[player] == game.hands[player]
+            assert [len(hand) for hand in sample.hands] == [len(hand) for hand in game.hands]
+            unseen = Counter(t for seat, hand in enumerate(game.hands) if seat != player for t in hand) + Counter(
+                game.pool
+            )
+            dealt = Counter(t for seat, hand in enumerate(sample.hands) if seat != player for t in hand)
+            assert dealt + Counter(sample.pool) == unseen
+            assert sample.pool == sorted(sample.pool)
+        else:
+            assert sample.round is not None
+            assert sample.round.hands[player] == game.round.hands[player]
+            assert [len(hand) for hand in sample.round.hands] == [len(hand) for hand in game.round.hands]
+            assert sample.round.board == game.round.board
+        assert _fields(game) == _fields(game.copy())  # the game itself is left alone
+    others = {tuple(map(tuple, s.hands)) if s.round is None else s.round.hands for s in samples}
+    assert len(others) > 1  # the unseen tiles really are dealt again
