@@ -160,7 +160,7 @@ def test_reset_deals_game_i_from_seed_plus_i_and_the_spaces_fit() -> None:
     size = observation(cf.new_game(rules, 2), 0).shape[0]
     assert (env.single_observation_space.shape, env.observation_space.shape) == ((size,), (3, size))
     assert (env.single_action_space.n, env.action_space.shape) == (actions.action_count(rules), (3,))
-    obs, infos = env.reset(seed=5)
+    obs, _ = env.reset(seed=5)
     assert env.games is not None
     assert env.games.seed.tolist() == [5, 6, 7]
     assert (env.games.current == 1).all()

@@ -121,3 +121,98 @@ def test_resampling_deals_the_unseen_tiles_again_and_keeps_what_the_player_saw(e
         assert _fields(game) == _fields(game.copy())  # the game itself is left alone
     others = {tuple(map(tuple, s.hands)) if s.round is None else s.round.hands for s in samples}
     assert len(others) > 1  # the unseen tiles really are dealt again
+
+
+def test_an_outcome_not_offered_is_refused_naming_the_event_and_changes_nothing() -> None:
+    trains = ChanceGame.start(cf.Rules.trains(max_pip=6), 2)  # first the starter: a seat
+    before = _fields(trains)
+    with pytest.raises(cf.IllegalMoveError) as refused:
+        trains.apply_chance(2)
+    assert str(refused.value) == "chance outcome 2 is not offered: the next event is a starter seat, one of [0, 1]"
+    assert _fields(trains) == before
+    trains.apply_chance(1)
+    dealt = trains.chance_outcomes()[0][0]
+    trains.apply_chance(dealt)
+    with pytest.raises(cf.IllegalMoveError) as refused:  # then tiles: an index, none dealt twice
+        trains.apply_chance(dealt)
+    offered = [outcome for outcome, _ in trains.chance_outcomes()]
+    assert str(refused.value) == (
+        f"chance outcome {dealt} is not offered: the next event is a tile index, one of {offered[:8]} ..."
+    )
+    with pytest.raises(cf.IllegalMoveError, match="chance outcome '3' is not offered"):
+        trains.apply_chance("3")  # type: ignore[arg-type]
+    cross = ChanceGame.start(cf.Rules.cross(max_pip=6), 2)
+    with pytest.raises(cf.IllegalMoveError, match=r"^chance outcome 28 is not offered: the next event is a tile index"):
+        cross.apply_chance(28)  # the cross deal starts with a tile: double-6 has 28, numbered 0 to 27
+
+
+def test_the_refusal_of_the_unfillable_foot_says_why_and_what_to_do() -> None:
+    with pytest.raises(cf.RulesError) as refused:
+        ChanceGame.start(cf.Rules.trains(unfillable_foot_ends_round=True), 2)
+    assert str(refused.value) == (
+        "unfillable_foot_ends_round counts the tiles that can still be drawn, but the chance layer keeps "
+        "the yard as a pool whose reserve is whatever is left at the end: use reserve=0 with it"
+    )
+
+
+def test_a_game_of_fewer_rounds_ends_after_them() -> None:
+    game = advance(ChanceGame.start(cf.Rules.cross(max_pip=6), 2, rounds=2), random.Random(3), 100_000)
+    assert game.is_over
+    assert len(game.results) == 2
+    assert game.round_index == 1
+
+
+def test_a_deal_in_progress_shows_as_the_hands_so_far_around_the_rounds_double() -> None:
+    game = ChanceGame.start(cf.Rules.trains(max_pip=6), 3)
+    game.apply_chance(2)  # the starter: seat 2
+    for _ in range(4):
+        game.apply_chance(game.chance_outcomes()[-1][0])
+    state = game.game_state()
+    assert (state.seed, state.round_index, state.totals, state.results, state.winners) == (0, 0, (0, 0, 0), (), ())
+    round_ = state.round
+    assert [len(hand) for hand in round_.hands] == [4, 0, 0]
+    assert round_.is_over  # nobody moves while the deal goes on
+    assert (round_.current_player, round_.reserve) == (2, 1)
+    assert round_.board.nodes == (cf.Node(cf.Tile(6, 6), None, 6),)
+    assert (round_.board.pending, round_.board.missing) == (0, 3)
+    assert sorted(round_.yard) == sorted(game.pool)
+    assert game.view(0).hand == round_.hands[0]
+
+
+def test_a_draw_asked_for_while_a_play_is_legal_is_refused_and_changes_nothing() -> None:
+    game = ChanceGame.start(cf.Rules.trains(max_pip=6), 2)
+    while game.is_chance:
+        advance(game, random.Random(0), 1)
+    assert all(type(move) is cf.Play for move in game.legal_moves())  # the center takes its arms first
+    before = _fields(game)
+    with pytest.raises(cf.IllegalMoveError, match="DRAW-4"):
+        game.apply_move(cf.Draw())
+    assert _fields(game) == before
+    assert not game.is_chance
+
+
+def test_the_drawer_alone_sees_the_tile_drawn_and_a_copy_keeps_the_setup_draws_going() -> None:
+    # DRAW-3: under the cross rules a playable drawn tile may be kept, so a turn can wait on it.
+    drawn = None
+    for seed in range(200):
+        game = ChanceGame.start(cf.Rules.cross(max_pip=6), 3)
+        rng = random.Random(seed)
+        while not game.is_over and drawn is None:
+            advance(game, rng, 1)
+            if not game.is_chance and game.round is not None and game.round.drawn is not None:
+                drawn = game
+        if drawn is not None:
+            break
+    assert drawn is not None
+    assert drawn.round is not None
+    mover = drawn.round.current_player
+    assert drawn.information(mover).endswith(f" | drawn {drawn.round.drawn}")
+    assert all("drawn" not in drawn.information(seat).split(" | ")[-1] for seat in range(3) if seat != mover)
+    # DEAL-B2: nobody holds 6-6 when it is the last tile of the pool: the seats draw for it.
+    setup = ChanceGame.start(cf.Rules.cross(max_pip=6, hand_size=3), 2)
+    while setup.setup_seat is None:
+        setup.apply_chance(setup.chance_outcomes()[0][0])
+    twin = setup.copy()
+    assert (twin.setup_seat, twin == setup) == (setup.setup_seat, True)
+    twin.apply_chance(twin.chance_outcomes()[0][0])
+    assert twin.setup_seat != setup.setup_seat
