@@ -49,10 +49,25 @@ def test_the_learner_always_moves_and_episodes_end_with_win_utilities(opponent: 
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="opponent must be"):
         BatchVectorEnv(num_envs=2, opponent="clever")
-    with pytest.raises(ValueError, match="seat must be"):
+    with pytest.raises(ValueError, match=r"^seat must be a seat from 0 to 1, got 2$"):
         BatchVectorEnv(num_envs=2, players=2, seat=2)
-    with pytest.raises(RuntimeError, match="reset"):
+    for bad in (0, "3"):
+        with pytest.raises(ValueError, match=rf"^num_envs must be a whole number, 1 or more; got {bad!r}$"):
+            BatchVectorEnv(num_envs=bad)  # type: ignore[arg-type]
+    with pytest.raises(RuntimeError, match=r"^call reset\(\) before step\(\)$"):
         BatchVectorEnv(num_envs=2).step(np.zeros(2, dtype=int))
+    with pytest.raises(RuntimeError, match="before step"):
+        BatchVectorEnv(num_envs=2).action_masks()
+    one = BatchVectorEnv(num_envs=1)  # one game is enough
+    one.reset()
+    assert one.action_masks().shape == (1, 902)
+
+
+def test_the_defaults() -> None:
+    env = BatchVectorEnv()
+    assert (env.num_envs, env.players, env.seat, env.single_round, env.reward) == (64, 4, 0, False, "win")
+    assert env.rules == cf.Rules.trains()
+    assert env.single_observation_space.dtype == np.float32
 
 
 def test_make_vec_builds_it_from_a_vector_entry_point() -> None:
@@ -150,6 +165,12 @@ def test_every_game_of_the_vector_env_follows_the_reference() -> None:
         chosen = np.array([following.play(games, game, infos["action_mask"][game]) for game in range(4)])
         obs, rewards, terminated, truncated, infos = env.step(chosen)
         assert not truncated.any()
+        assert rewards.dtype == np.float32
+        if terminated.any():  # the last observation of a round that ended, before it was dealt again
+            assert (infos["final_obs"].shape, infos["_final_obs"].tolist()) == (obs.shape, terminated.tolist())
+        else:
+            assert "final_obs" not in infos
+        assert (env.action_masks() == infos["action_mask"]).all()
         following.check(env.games, rewards, terminated)
     assert following.ended >= 8
 
@@ -168,5 +189,16 @@ def test_reset_deals_game_i_from_seed_plus_i_and_the_spaces_fit() -> None:
     again, _ = env.reset(seed=5)
     assert (again == obs).all()
     env.reset()  # no seed: from the environment's generator, seeded by the last reset
-    assert env.games.seed.tolist() != [5, 6, 7]
-    assert all(0 <= seed < 2**62 for seed in env.games.seed.tolist())
+    seeds = env.games.seed.tolist()
+    assert seeds != [5, 6, 7]
+    assert all(0 <= seed < 2**62 for seed in seeds)
+    assert max(seeds) >= 2**32  # drawn from the whole range (each below 2**32 about once in 4 billion)
+    twin = BatchVectorEnv(num_envs=3, rules=rules, players=2, seat=1, opponent="greedy")
+    twin.reset(seed=5)
+    twin.reset()
+    assert twin.games is not None
+    assert twin.games.seed.tolist() == seeds
+    fresh = BatchVectorEnv(num_envs=2, rules=rules, players=2, reward="score")
+    fresh.reset()  # never seeded: its own generator
+    assert fresh.games is not None
+    assert fresh.games.reward == "score"
