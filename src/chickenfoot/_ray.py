@@ -1,4 +1,4 @@
-"""Running tournament games as Ray tasks (the optional extra ``chickenfoot[ray]``)."""
+"""Running tournament games as Ray tasks (the optional ``ray`` extra)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import importlib
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
+
+from ._extras import needs
 
 __all__ = ["cloudpickle_dumps", "run_on_ray"]
 
@@ -17,10 +19,8 @@ Result = TypeVar("Result")
 def _ray() -> Any:
     try:
         return importlib.import_module("ray")  # imported by name: ray is optional and untyped here
-    except ImportError:
-        raise ImportError(
-            "the ray backend needs Ray: install it with  python -m pip install 'chickenfoot[ray]'"
-        ) from None
+    except ModuleNotFoundError as error:
+        raise needs("the ray backend", error) from None
 
 
 def cloudpickle_dumps() -> Callable[[object], bytes]:

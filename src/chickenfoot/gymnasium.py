@@ -1,7 +1,9 @@
 """Chicken Foot as a single-agent Gymnasium environment: one seat learns, bots play the others.
 
-Install with ``pip install chickenfoot[gymnasium]``; importing this module registers
-``chickenfoot/Trains-v0`` and ``chickenfoot/Cross-v0`` (the *trains* and *cross* rules).
+Install the ``gymnasium`` extra (``python -m pip install ".[gymnasium]"`` from a checkout,
+``"chickenfoot[gymnasium]"`` once it is on PyPI). Importing this module registers
+``chickenfoot/Trains-v0`` and ``chickenfoot/Cross-v0`` (the *trains* and *cross* rules); without
+the import, ``gymnasium.make("chickenfoot.gymnasium:chickenfoot/Trains-v0")`` imports it first.
 Keyword arguments of ``gymnasium.make`` set the options of :class:`ChickenfootEnv`:
 
 =====================  ===============  ==============================================================
@@ -51,10 +53,15 @@ import random
 from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from numpy.typing import NDArray
+from ._extras import needs
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error, "gymnasium") from error
 
 from . import actions
 from ._engine import apply, new_game

@@ -1,6 +1,7 @@
 """Chicken Foot as an OpenSpiel game: ``pyspiel.load_game("python_chickenfoot")``.
 
-Install with ``pip install chickenfoot[openspiel]``; importing this module registers the game.
+Install the ``openspiel`` extra (``python -m pip install ".[openspiel]"`` from a checkout,
+``"chickenfoot[openspiel]"`` once it is on PyPI); importing this module registers the game.
 Parameters (all optional):
 
 =============  ==========  ===============================================================
@@ -38,8 +39,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+from ._extras import needs
+
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error, "openspiel") from error
 
 from . import actions
 from ._chance import ChanceGame

@@ -1,6 +1,7 @@
 """Chicken Foot as a PettingZoo AEC environment with action masks.
 
-Install with ``pip install chickenfoot[pettingzoo]``. Agents are ``"player_0"`` … in seat order.
+Install the ``pettingzoo`` extra (``python -m pip install ".[pettingzoo]"`` from a checkout,
+``"chickenfoot[pettingzoo]"`` once it is on PyPI). Agents are ``"player_0"`` … in seat order.
 Each agent observes a dict: ``"observation"``, the ``chickenfoot.observation`` vector (its own
 view, relative seats), and ``"action_mask"``, an ``int8`` flag per action of
 ``chickenfoot.actions`` (all 0 unless it is that agent's turn); the same mask is in each
@@ -31,9 +32,14 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from ._extras import needs
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error, "pettingzoo") from error
 
 from . import actions
 from ._engine import apply, legal_moves, new_game

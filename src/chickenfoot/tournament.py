@@ -43,7 +43,7 @@ __all__ = [
 ]
 
 Backend: TypeAlias = Literal["local", "ray"]
-"""Where games run: local processes, or a Ray cluster (``chickenfoot[ray]``)."""
+"""Where games run: local processes, or a Ray cluster (the ``ray`` extra)."""
 
 Progress: TypeAlias = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each finished game."""

@@ -1,6 +1,7 @@
 """The ``chickenfoot`` command line: simulate, play, tournament, replay and rules.
 
-Built on click and rich, which come with the optional extra: ``python -m pip install 'chickenfoot[cli]'``.
+Built on click and rich, which come with the optional ``cli`` extra (``python -m pip install ".[cli]"``
+from a checkout, ``"chickenfoot[cli]"`` once it is on PyPI).
 The library itself never imports this package.
 """
 
@@ -9,9 +10,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-__all__ = ["main"]
+from .._extras import install_command
 
-_EXTRA_HINT = "python -m pip install 'chickenfoot[cli]'"
+__all__ = ["main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -25,7 +26,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ImportError as error:
         sys.stderr.write(
             f"chickenfoot: the command line needs click and rich (missing: {error.name or 'one of them'}); "
-            f"they come with the 'cli' extra: {_EXTRA_HINT}\n"
+            f"they come with the 'cli' extra: {install_command('cli')}\n"
         )
         return 1
     from ._app import app
