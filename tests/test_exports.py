@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import chickenfoot as cf
+from optional import skip_unless_importable
 
 TOPIC_MODULES = [
     "bots",
@@ -27,7 +28,6 @@ TOPIC_MODULES = [
     "batch.env",
     "reference",
 ]
-NEEDS = {"observation": "numpy", "gymnasium": "gymnasium", "batch": "numpy", "batch.env": "gymnasium"}  # extras
 TOP_LEVEL_LIMIT = 40  # the core stays small; topics live in their own modules, as in python-chess
 
 
@@ -53,9 +53,7 @@ def _defined_names(module_name: str) -> set[str]:
 
 @pytest.mark.parametrize("module_name", ["chickenfoot", *(f"chickenfoot.{name}" for name in TOPIC_MODULES)])
 def test_all_is_exactly_the_public_names(module_name: str) -> None:
-    extra = NEEDS.get(module_name.removeprefix("chickenfoot."))
-    if extra is not None:
-        pytest.importorskip(extra)
+    skip_unless_importable([module_name], module_name)
     module = importlib.import_module(module_name)
     assert sorted(module.__all__) == sorted(_defined_names(module_name))
     assert len(module.__all__) == len(set(module.__all__)), "a name is listed twice"
