@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 import re
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ pytest.importorskip("rich")
 from rich.cells import cell_len
 
 import chickenfoot as cf
+from chickenfoot._extras import install_command
 from chickenfoot.cli import main
 
 SMALL = ("--rule", "max_pip=6")
@@ -125,7 +127,7 @@ def test_a_missing_ray_is_reported_before_any_progress(
     monkeypatch.setitem(sys.modules, "ray", None)  # as if Ray were not installed
     code, out, err = run(capsys, "tournament", "--games", "2", "--bots", "greedy,random", "--backend", "ray")
     assert code == 1
-    assert "pip install 'chickenfoot[ray]'" in err
+    assert install_command("ray") in err
     assert "games" not in out + err.split("Error")[0]  # no progress bar before the error
 
 
@@ -151,3 +153,28 @@ def test_wilson_interval_matches_the_formula() -> None:
     assert (round(low, 3), round(high, 3)) == (0.49, 0.943)
     assert wilson(0.0, 4)[0] == 0.0
     assert wilson(0.0, 4)[1] > 0.4
+
+
+def test_piped_tournament_output_holds_the_results_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "tournament", "--games", "3", "--bots", "greedy,random", *SMALL)
+    assert code == 0, err
+    assert "3/3" not in out + err  # no progress bar ("games ━━━ 3/3 0:00:01 left ...") where nobody watches
+    assert "greedy" in out  # the standings
+    assert err == ""
+
+
+def test_on_a_terminal_the_progress_goes_to_stderr_not_into_a_redirected_file(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    results = tmp_path / "results.txt"
+    src = Path(cf.__file__).resolve().parent.parent
+    command = f"{sys.executable} -m chickenfoot tournament --games 3 --bots greedy,random --rule max_pip=6 > {results}"
+    child = pexpect.spawn(
+        "/bin/sh", ["-c", command], env={**os.environ, "PYTHONPATH": str(src)}, encoding="utf-8", timeout=120
+    )
+    seen = child.read()  # what the terminal shows: the progress bar, drawn on stderr
+    child.close()
+    assert child.exitstatus == 0, seen
+    assert "3/3" in seen
+    written = results.read_text(encoding="utf-8")
+    assert "greedy" in written
+    assert "3/3" not in written

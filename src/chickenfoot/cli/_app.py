@@ -275,7 +275,7 @@ def _write(target: str, text: str, console: Console) -> None:
     type=click.Choice(["local", "ray"]),
     default="local",
     show_default=True,
-    help="Run games in local processes, or as Ray tasks (needs chickenfoot[ray]).",
+    help="Run games in local processes, or as Ray tasks (needs the ray extra).",
 )
 @click.option(
     "--address",
@@ -336,7 +336,10 @@ def tournament(
         TextColumn("left"),
         TimeRemainingColumn(),
     )
-    progress = Progress(*columns, console=console, transient=False)
+    # Progress is for a person watching: on stderr, and only when that is a terminal, so
+    # `tournament > results.txt` (or a pipe) holds the results alone.
+    progress_console = _console(stderr=True)
+    progress = Progress(*columns, console=progress_console, transient=False, disable=not progress_console.is_terminal)
     task = progress.add_task("games", total=games)
 
     def advance(done: int, total: int) -> None:
