@@ -141,7 +141,8 @@ def test_search_bot_with_a_time_budget_answers_in_time() -> None:
     view = _to_move(game)
     started = time.perf_counter()
     assert SearchBot(simulations=1, seconds=0.05)(view) in view.legal_moves
-    assert time.perf_counter() - started < 2.0
+    # The budget is 0.05 s; the bound only says it stops, with room for a machine busy with other work.
+    assert time.perf_counter() - started < 10.0
 
 
 def test_search_bot_makes_a_forced_move_without_searching() -> None:
