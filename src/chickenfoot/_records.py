@@ -525,7 +525,7 @@ def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
     moves = tuple(move.move() for move in listed)
     headers: dict[str, Any] = {}
     if "names" in fields:
-        headers["names"] = tuple(name.string() for name in fields["names"].items(players))
+        headers["names"] = tuple(name.string() for name in fields["names"].items(MAX_PLAYERS))
     for key in ("event", "date", "result"):
         if key in fields:
             headers[key] = fields[key].string()
