@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-__all__ = ["BotSpecError", "IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "RulesError"]
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._state import GameState
+
+__all__ = ["BotError", "BotSpecError", "IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "RulesError"]
 
 
 class RulesError(ValueError):
@@ -89,7 +94,46 @@ class BotSpecError(ValueError):
     """
 
 
+class BotError(ValueError):
+    """Raised when a bot playing in this process fails: it raised an exception, or chose a move that is not legal.
+
+    The message names the bot, its seat, the tournament game (when there is one) and the
+    position; the bot's own exception is chained as ``__cause__``. A program bot
+    (:class:`~chickenfoot.bots.ProcessBot`) never raises it: its failures are recorded faults.
+
+    >>> import chickenfoot as cf
+    >>> def careless(view):
+    ...     return cf.Pass()
+    >>> game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=3)
+    >>> try:
+    ...     cf.bots.play_out(game, [careless, cf.bots.GreedyBot()])
+    ... except cf.BotError as error:
+    ...     print(error.bot, error.seat, error.game, error.state.round_index)
+    careless 1 None 0
+    """
+
+    bot: str
+    """The bot's name (see :func:`~chickenfoot.bots.bot_name`)."""
+    seat: int
+    """The seat it played in."""
+    state: GameState
+    """The position it was asked to move in."""
+    game: int | None
+    """The index of the tournament game, from 0 (``None`` outside a tournament)."""
+
+    def __init__(self, reason: str, bot: str, seat: int, state: GameState, game: int | None = None) -> None:
+        super().__init__(reason)
+        self.bot = bot
+        self.seat = seat
+        self.state = state
+        self.game = game
+
+    def __reduce__(self) -> tuple[type[BotError], tuple[str, str, int, GameState, int | None]]:
+        # Keep the fields through pickling (tournament workers send errors between processes).
+        return type(self), (str(self), self.bot, self.seat, self.state, self.game)
+
+
 # Tracebacks and reprs name the errors where users import them from: ``chickenfoot.IllegalMoveError``.
-for _error in (BotSpecError, IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError):
+for _error in (BotError, BotSpecError, IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError):
     _error.__module__ = "chickenfoot"
 del _error

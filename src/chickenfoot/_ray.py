@@ -59,11 +59,22 @@ def run_on_ray(
     for task in tasks:
         pending.append(remote.remote(task))
         if len(pending) >= window:
-            results.append(ray.get(pending.popleft()))
+            results.append(_get(ray, pending.popleft()))
             if progress is not None:
                 progress(len(results), total)
     while pending:
-        results.append(ray.get(pending.popleft()))
+        results.append(_get(ray, pending.popleft()))
         if progress is not None:
             progress(len(results), total)
     return results
+
+
+def _get(ray: Any, ref: Any) -> Any:
+    """Gets a task's result; a task that raised one of this library's errors raises it here, as it is."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        cause = getattr(error, "cause", None)
+        if isinstance(cause, ValueError) and type(cause).__module__ == "chickenfoot":
+            raise cause from None  # its message names what went wrong; Ray's traceback would bury it
+        raise

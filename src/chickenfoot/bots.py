@@ -18,13 +18,22 @@ from typing import Protocol, runtime_checkable
 
 from ._determinize import determinize
 from ._engine import apply, legal_moves
-from ._errors import BotSpecError
-from ._moves import Move, Play
+from ._errors import BotError, BotSpecError, IllegalMoveError
+from ._faults import (
+    FAULT_KINDS as FAULT_KINDS,
+    BotFault as BotFault,
+    BotReport as BotReport,
+    FaultKind as FaultKind,
+    FaultTally as FaultTally,
+)
+from ._moves import Draw, Move, Pass, Play
+from ._notation import position
 from ._process_bot import (
     PROTOCOL_VERSION as PROTOCOL_VERSION,
-    BotFault as BotFault,
-    FaultKind as FaultKind,
+    Info as Info,
+    MoveInfo as MoveInfo,
     ProcessBot as ProcessBot,
+    handshake_problem as handshake_problem,
     view_message as view_message,
 )
 from ._rules import Rules
@@ -34,29 +43,39 @@ from ._tiles import Pip, Tile
 from ._views import PlayerView, observe
 
 __all__ = [
+    "FAULT_KINDS",
     "PROTOCOL_VERSION",
     "Bot",
     "BotFault",
+    "BotReport",
     "FaultKind",
+    "FaultTally",
     "GreedyBot",
+    "Info",
+    "MoveInfo",
     "ProcessBot",
     "RandomBot",
     "SearchBot",
     "bot_name",
     "check_spec",
     "greedy_score",
+    "handshake_problem",
     "make_bot",
     "play_out",
     "view_message",
 ]
 
-for _public in (BotFault, ProcessBot, view_message):  # documented here, where users import them from
+# Documented here, where users import them from.
+for _public in (BotFault, BotReport, FaultTally, Info, MoveInfo, ProcessBot, handshake_problem, view_message):
     _public.__module__ = __name__
 
 
 @runtime_checkable
 class Bot(Protocol):
     """Chooses a move: any callable from a :class:`~chickenfoot.PlayerView` to one of ``view.legal_moves``.
+
+    A bot may also have ``round_over(view)`` and ``game_over(view)`` methods: :func:`play_out`
+    (so tournaments too) calls them with the bot's view after each round and after the game.
 
     >>> import chickenfoot as cf
     >>> isinstance(GreedyBot(), Bot), isinstance(lambda view: view.legal_moves[0], Bot)
@@ -76,12 +95,59 @@ def play_out(game: GameState, bots: Sequence[Bot]) -> GameState:
     >>> game.is_over, len(game.results)
     (True, 10)
     """
+    return _play(game, bots, None)
+
+
+def _play(game: GameState, bots: Sequence[Bot], index: int | None) -> GameState:
+    """Plays ``game`` out (see :func:`play_out`); ``index`` is the tournament game's, for errors."""
     if len(bots) != game.players:
         raise ValueError(f"play_out needs one bot per seat: {game.players} seats, {len(bots)} bots")
     while not game.is_over:
         player = game.round.current_player
-        game = apply(game, bots[player](observe(game, player)))
+        bot = bots[player]
+        try:
+            move = bot(observe(game, player))
+        except Exception as error:
+            raise _bot_error(bot, player, game, index, f"raised {type(error).__name__}: {error}") from error
+        try:
+            after = apply(game, move)
+        except IllegalMoveError as error:
+            raise _bot_error(bot, player, game, index, f"chose {_shown(move)}, which is not legal ({error})") from error
+        if len(after.results) > len(game.results):
+            _tell(bots, after, index)
+        game = after
     return game
+
+
+def _tell(bots: Sequence[Bot], game: GameState, index: int | None) -> None:
+    """Calls each bot's ``round_over`` method (and ``game_over`` at the end), if it has one, with its view."""
+    for seat, bot in enumerate(bots):
+        _call_hook(bot, "round_over", seat, game, index)
+        if game.is_over:
+            _call_hook(bot, "game_over", seat, game, index)
+
+
+def _call_hook(bot: Bot, hook: str, seat: int, game: GameState, index: int | None) -> None:
+    method = getattr(bot, hook, None)
+    if callable(method):
+        try:
+            method(observe(game, seat))
+        except Exception as error:
+            raise _bot_error(bot, seat, game, index, f"raised {type(error).__name__} in {hook}: {error}") from error
+
+
+def _shown(move: object) -> str:
+    return str(move) if isinstance(move, (Play, Draw, Pass)) else repr(move)
+
+
+def _bot_error(bot: Bot, seat: int, game: GameState, index: int | None, what: str) -> BotError:
+    where = f"seat {seat}" if index is None else f"seat {seat} of game {index + 1} (index {index})"
+    name = bot_name(bot)
+    reason = (
+        f"bot {name!r} in {where} {what}, in round {game.round_index + 1} at move {len(game.round.history) + 1}; "
+        f"position: {position(game.round)}"
+    )
+    return BotError(reason, name, seat, game, index)
 
 
 def _moves(view: PlayerView) -> tuple[Move, ...]:
@@ -381,10 +447,14 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
 
 def bot_name(bot: str | Bot) -> str:
-    """Names a bot for standings: its bot name as given, else its ``name`` attribute, its function name, or its repr.
+    """Names a bot for standings: its bot name as given, else its ``name`` attribute, its function name,
+    the repr its class defines, or its class name.
 
-    >>> bot_name(" greedy"), bot_name(GreedyBot()), bot_name(play_out)
-    ('greedy', 'GreedyBot()', 'play_out')
+    >>> class Mine:
+    ...     def __call__(self, view):
+    ...         return view.legal_moves[0]
+    >>> bot_name(" greedy"), bot_name(GreedyBot()), bot_name(play_out), bot_name(Mine())
+    ('greedy', 'GreedyBot()', 'play_out', 'Mine')
     """
     if isinstance(bot, str):
         return bot.strip()
@@ -393,4 +463,6 @@ def bot_name(bot: str | Bot) -> str:
         return name
     if inspect.isfunction(bot) or inspect.ismethod(bot) or inspect.isbuiltin(bot):
         return str(bot.__qualname__)
+    if type(bot).__repr__ is object.__repr__:  # "<__main__.Mine object at 0x7f...>" says nothing more
+        return type(bot).__qualname__
     return repr(bot)

@@ -20,7 +20,7 @@ from rich.text import Text
 
 from .. import __version__
 from .._engine import new_game
-from .._errors import InvalidRecordError, RulesError
+from .._errors import BotError, InvalidRecordError, RulesError
 from .._ray import _ray
 from .._records import GameRecord, replay as replay_record
 from .._rules import PRESETS, Rules
@@ -186,21 +186,63 @@ def _trials(standing: Standing) -> int:
     return standing.games * standing.seats
 
 
-def _standings_table(result: TournamentResult) -> Table:
+def _shown_names(standings: tuple[Standing, ...]) -> list[str]:
+    """Names each standing as the table shows it: a program by its handshake name (numbered if two share one)."""
+    names = [standing.report.name or standing.bot for standing in standings]
+    for name in set(names):
+        if names.count(name) > 1:
+            numbered = iter(range(1, len(names) + 1))
+            names = [f"{shown} #{next(numbered)}" if shown == name else shown for shown in names]
+    return names
+
+
+def _standings_table(result: TournamentResult, names: list[str]) -> Table:
     players = len(result.lineup)
     table = Table(
         title=f"{len(result.outcomes)} games, seats rotated, seed {result.seed} (par win rate {1 / players:.0%})",
         title_justify="left",
     )
     for column in ("bot", "seats", "mean score/round (95% CI)", "win rate (95% CI)", "rounds won/game"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for standing in result.standings:
+        table.add_column(column, justify="left" if column == "bot" else "right", overflow="fold")
+    for name, standing in zip(names, result.standings, strict=True):
         half = standing.ci95
         mean = f"{standing.mean_round_score:.2f}" + ("" if math.isnan(half) else f" ± {half:.2f}")
         low, high = wilson(standing.win_rate, _trials(standing))
         rate = f"{standing.win_rate:.1%}" + ("" if math.isnan(low) else f" ({low:.0%}-{high:.0%})")
-        table.add_row(Text(standing.bot), str(standing.seats), mean, rate, f"{standing.mean_rounds_won:.2f}")
+        table.add_row(Text(name), str(standing.seats), mean, rate, f"{standing.mean_rounds_won:.2f}")
     return table
+
+
+def _legend(result: TournamentResult, names: list[str]) -> Text | None:
+    """Says which lineup entry each program's handshake name stands for, or ``None`` if no name differs."""
+    lines = [f"{name}: {standing.bot}" for name, standing in zip(names, result.standings, strict=True)]
+    lines = [line for line, name, standing in zip(lines, names, result.standings, strict=True) if name != standing.bot]
+    return Text("\n".join(lines)) if lines else None
+
+
+def _faults_table(result: TournamentResult, names: list[str]) -> Table | None:
+    """Lists each faulting bot's fault kinds with their counts and first reasons, or ``None`` if none faulted."""
+    table = Table(
+        title="Faults (each forfeited move was played as the first legal move)",
+        title_justify="left",
+        box=None,
+        show_edge=False,
+        pad_edge=False,
+    )
+    table.add_column("bot", overflow="fold")
+    table.add_column("fault")
+    table.add_column("count", justify="right")
+    table.add_column("the first: where, and why", overflow="fold")
+    for name, standing in zip(names, result.standings, strict=True):
+        report = standing.report
+        rows: list[tuple[str, int, str]] = [
+            (tally.kind, tally.count, f"{tally.first.where()}: {tally.first.detail}") for tally in report.faults
+        ]
+        if report.stopped:
+            rows.append(("stopped", report.stopped, "moves forfeited without asking, after a fault stopped it"))
+        for row, (kind, count, first) in enumerate(rows):
+            table.add_row(Text(name if row == 0 else ""), kind, f"{count:,}", Text(first))
+    return table if table.row_count else None
 
 
 def _result_json(result: TournamentResult) -> str:
@@ -221,12 +263,21 @@ def _result_csv(result: TournamentResult) -> str:
     """Writes the standings as CSV, floats to 4 decimals (6 significant digits at most matter here),
     with the win rate's Wilson interval."""
     buffer = io.StringIO()
-    fields = [field.name for field in attrs.fields(type(result.standings[0]))]
-    writer = csv.DictWriter(buffer, fieldnames=[*fields, "win_low95", "win_high95"], lineterminator="\n")
+    fields = [field.name for field in attrs.fields(Standing) if field.name != "report"]
+    extra = ["win_low95", "win_high95", "name", "faults", "stopped"]
+    writer = csv.DictWriter(buffer, fieldnames=[*fields, *extra], lineterminator="\n")
     writer.writeheader()
     for standing in result.standings:
         low, high = wilson(standing.win_rate, _trials(standing))
-        row = {**attrs.asdict(standing), "win_low95": low, "win_high95": high}
+        report = standing.report
+        row = {
+            **attrs.asdict(standing, filter=lambda field, _: field.name != "report"),
+            "win_low95": low,
+            "win_high95": high,
+            "name": report.name or standing.bot,
+            "faults": report.fault_count,
+            "stopped": report.stopped,
+        }
         writer.writerow({key: round(value, 4) if isinstance(value, float) else value for key, value in row.items()})
     return buffer.getvalue()
 
@@ -263,6 +314,20 @@ def _write(target: str, text: str, console: Console) -> None:
     default=5.0,
     show_default=True,
     help="Time a cmd: bot has for each move; a late answer forfeits its moves for the rest of the game.",
+)
+@click.option(
+    "--startup-seconds",
+    type=click.FloatRange(0, 3600, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Time a cmd: bot has to start and write its handshake, in each game.",
+)
+@click.option(
+    "--bot-log",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Append what cmd: bots write to stderr (1 MiB a game at most) and their info lines to FILE.",
 )
 @click.option(
     "--workers",
@@ -302,6 +367,8 @@ def tournament(
     bots: str,
     seed: int,
     move_seconds: float,
+    startup_seconds: float,
+    bot_log: Path | None,
     workers: int | None,
     backend: str,
     address: str | None,
@@ -323,9 +390,18 @@ def tournament(
             _ray()
         except ImportError as error:
             raise click.ClickException(str(error)) from None
-    # A program's bot gets the move time asked for, and keeps its bot name in the standings.
+    if bot_log is not None:
+        try:
+            bot_log.open("a", encoding="utf-8").close()
+        except OSError as error:
+            problem = f"cannot write {bot_log}: {error.strerror or error}"
+            raise click.BadParameter(problem, param_hint="'--bot-log'") from None
+    # A program's bot gets the times asked for, and keeps its bot name in the lineup (the
+    # standings show its handshake name, with a legend).
     entrants = [
-        ProcessBot(shlex.split(name[4:]), seconds=move_seconds, name=name) if name[:4].lower() == "cmd:" else name
+        ProcessBot(shlex.split(name[4:]), seconds=move_seconds, startup_seconds=startup_seconds, name=name, log=bot_log)
+        if name[:4].lower() == "cmd:"
+        else name
         for name in lineup
     ]
     columns = (
@@ -361,20 +437,15 @@ def tournament(
             progress=advance,
             keep_moves=save_dir is not None,
         )
-    except (ImportError, ConnectionError) as error:
+    except (ImportError, ConnectionError, BotError) as error:
         raise click.ClickException(str(error)) from None
     finally:
         progress.stop()
-    console.print(_standings_table(result))
-    for standing in result.standings:
-        if standing.faults:
-            console.print(
-                Text.assemble(
-                    (standing.bot, "bold red"),
-                    f" forfeited {standing.faults} moves (an illegal answer, a crash or a timeout): "
-                    "the first legal move was played instead",
-                )
-            )
+    names = _shown_names(result.standings)
+    console.print(_standings_table(result, names))
+    for extra in (_legend(result, names), _faults_table(result, names)):
+        if extra is not None:
+            console.print(extra)
     if json_path is not None:
         _write(json_path, _result_json(result), console)
     if csv_path is not None:
