@@ -516,7 +516,7 @@ class ProcessBot:
         self._discards = 0
         version = self.protocol
         try:
-            self._discard_waiting(view, deadline)
+            self._discard_waiting(view, deadline, version)
             self._send(view_message(view, request=self._request if version == 2 else None), self.seconds, "its view")
             while True:
                 line = self._line(deadline)
@@ -530,15 +530,19 @@ class ProcessBot:
         except LineTooLong as error:
             raise _Stop("overflow", str(error)) from None
 
-    def _discard_waiting(self, view: PlayerView, deadline: float) -> None:
-        """Discards the lines the program wrote since its last answer (late or extra answers)."""
+    def _discard_waiting(self, view: PlayerView, deadline: float, version: int | None) -> None:
+        """Discards the lines the program wrote before this view was sent (late or extra answers)."""
         assert self._program is not None
         while time.monotonic() < deadline:
             try:
                 line = self._program.receive(0)
             except ProgramTimeout:
                 return
-            if line.strip():
+            if not line.strip():
+                continue
+            if version == 2:  # discarded for the same reason as when it arrives after the view was sent
+                self._answer(line.removesuffix("\r"), view, sent=False)
+            else:
                 self._discard(view, f"a line written while no view was asked: {_quote(line)}")
 
     def _discard(self, view: PlayerView, reason: str) -> None:
@@ -558,8 +562,11 @@ class ProcessBot:
             raise _Illegal(f"{move} is not a legal move")
         return move
 
-    def _answer(self, line: str, view: PlayerView) -> Move | None:
-        """Reads a version 2 line: the move it answers, or ``None`` for an info line or a discarded line."""
+    def _answer(self, line: str, view: PlayerView, *, sent: bool = True) -> Move | None:
+        """Reads a version 2 line: the move it answers, or ``None`` for an info line or a discarded line.
+
+        Before the view is ``sent``, every line is discarded (or refused), none taken as the answer.
+        """
         try:
             message = json.loads(line)
         except ValueError:
@@ -568,16 +575,19 @@ class ProcessBot:
             raise _Illegal(f'{_quote(line)} is not a JSON message like {{"type": "move", "id": ID, "move": "9-5@3"}}')
         kind = message["type"]
         request = message.get("id")
-        current = type(request) is int and request == self._request
+        earlier = type(request) is int and 0 < request < self._request
+        current = sent and type(request) is int and request == self._request
         if kind == "move" and current:
             return self._move(message.get("move"), view)
-        if kind == "move" and not (type(request) is int and 0 < request < self._request):
+        if kind == "move" and not earlier:
             raise _Illegal(f'the answer must echo "id": {self._request}, got {_quote(line)}')
         reason = None
         if kind == "move":
-            reason = f"an answer to the earlier view {request}: {_quote(line)}"
+            reason = f"a second or late answer to view {request}: {_quote(line)}"
         elif kind != "info":
             reason = f"a message of unknown type: {_quote(line)}"
+        elif earlier:
+            reason = f"a late info line for view {request}: {_quote(line)}"
         elif not current:
             reason = f'an info line whose "id" is not {self._request}: {_quote(line)}'
         else:

@@ -182,15 +182,17 @@ class Supervisor:
         for fd in (self._stdin, self._stdout, self._stderr):
             os.set_blocking(fd, False)
         self._pidfd = _pidfd(self.pid)
-        start_time = _start_time(self.pid)
+        self._start_time = _start_time(self.pid)
         self._partial = bytearray()  # the line being read
         self._lines: collections.deque[bytes] = collections.deque()  # complete lines not yet received
         self._tail = bytearray()
-        self._stopped = False
+        self._stopping = self._stopped = False
         self.returncode: int | None = None
         """The program's exit status once :meth:`stop` reaped it (negative: killed by that signal)."""
         _live.add(self)
-        self._finalizer = weakref.finalize(self, _finalize, self._process, self.marker, self._pidfd, start_time)
+        self._finalizer = weakref.finalize(
+            self, _finalize, self._process, self.marker, self._pidfd, self._start_time
+        )
 
     def __repr__(self) -> str:
         state = "stopped" if self._stopped else "running"
@@ -338,6 +340,18 @@ class Supervisor:
         if self._on_stderr is not None:
             self._on_stderr(chunk)
 
+    def _drain_stderr(self) -> None:
+        """Reads what is left in the standard error pipe once the program is gone (at most 1 MiB)."""
+        for _ in range(16):
+            if self._stderr is None:
+                return
+            try:
+                self._read_stderr()
+            except OSError:  # already closed with the pipes
+                return
+        if self._stderr is not None:
+            self._close_stderr()
+
     def _close_stderr(self) -> None:
         assert self._process.stderr is not None
         self._process.stderr.close()
@@ -349,9 +363,9 @@ class Supervisor:
         Returns the program's exit status (negative: the signal that ended it), or ``None``
         if it could not be reaped. Calling it again does nothing more.
         """
-        if self._stopped:
+        if self._stopping:
             return self.returncode
-        self._stopped = True
+        self._stopping = True
         _live.discard(self)
         if self._stdin is not None:
             with contextlib.suppress(OSError):
@@ -360,17 +374,24 @@ class Supervisor:
             self._stdin = None
         if grace > 0:
             self.wait_exit(grace)
-        self.returncode = self._finalizer()
+        self._finalizer.detach()
+        _kill(self.pid, self.marker, self._start_time)
+        self._drain_stderr()  # its last words, for stderr_tail and on_stderr
+        self.returncode = _reap(self._process, self._pidfd)
+        self._stopped = True
         self._stdout = self._stderr = None
         return self.returncode
 
 
-def _finalize(
-    process: subprocess.Popen[bytes], marker: str, pidfd: int | None, start_time: int | None = None
-) -> int | None:
-    """Kills the program's process group, session and marked descendants, reaps it, closes its pipes; never raises."""
-    pid = process.pid
-    # The program is not reaped before this point, so its pid (its group and session id) is not reused.
+def _finalize(process: subprocess.Popen[bytes], marker: str, pidfd: int | None, start_time: int | None) -> None:
+    """Stops a program whose supervisor was dropped or outlived by the interpreter; never raises."""
+    _kill(process.pid, marker, start_time)
+    _reap(process, pidfd)
+
+
+def _kill(pid: int, marker: str, start_time: int | None) -> None:
+    """Kills the program's process group, its session and every process that carries its marker."""
+    # The program is not reaped before _reap, so its pid (its group's and session's id) is not reused.
     with contextlib.suppress(OSError):
         os.killpg(pid, signal.SIGKILL)
     exact = f"{MARKER}={marker}".encode()
@@ -379,9 +400,13 @@ def _finalize(
     def ours(other: int, stat: list[bytes]) -> bool:
         if int(stat[2]) == pid or int(stat[3]) == pid:  # its process group or its session
             return True
-        return int(stat[19]) >= newer and _environ_has(other, exact, exact=True)
+        return int(stat[19]) >= newer and _environ_has(other, exact, exact=True)  # descendants start later
 
     _kill_scan(ours)
+
+
+def _reap(process: subprocess.Popen[bytes], pidfd: int | None) -> int | None:
+    """Reaps the killed program and closes its pipes; returns its exit status if it could be reaped."""
     returncode: int | None = None
     with contextlib.suppress(subprocess.TimeoutExpired):  # else stuck in the kernel: Popen reaps it later
         returncode = process.wait(_REAP_SECONDS)

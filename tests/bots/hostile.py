@@ -19,6 +19,7 @@ MODES = {
     "huge": "answers with a 50 MB line",
     "twice": "answers every view twice, in one write (version 1)",
     "twice2": "answers every request twice, the second a moment later (version 2)",
+    "chatty": "answers, and writes 200 lines that answer nothing with it",
     "hello": "writes the handshake given as its second argument, then plays",
     "stderr": "writes 100 MB to standard error, then plays",
     "closeout": "closes its standard output and keeps running",
@@ -84,6 +85,11 @@ def main(mode):
         while True:
             sys.stdout.write("x" * 65536)
             sys.stdout.flush()
+    if mode == "chatty":
+        for line in sys.stdin:
+            sys.stdout.write(json.loads(line)["legal_moves"][0] + "\n" + "chat\n" * 200)  # in one write
+            sys.stdout.flush()
+        return
     if mode == "twice":
         for line in sys.stdin:
             move = json.loads(line)["legal_moves"][0]
