@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _processes import living_with, marked
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
 import chickenfoot.tournament
+from _processes import living_with, marked
 from chickenfoot.bots import BotFault, Info, MoveInfo, ProcessBot, handshake_problem, play_out, view_message
 
 jsonschema = pytest.importorskip("jsonschema")

@@ -190,9 +190,7 @@ class Supervisor:
         self.returncode: int | None = None
         """The program's exit status once :meth:`stop` reaped it (negative: killed by that signal)."""
         _live.add(self)
-        self._finalizer = weakref.finalize(
-            self, _finalize, self._process, self.marker, self._pidfd, self._start_time
-        )
+        self._finalizer = weakref.finalize(self, _finalize, self._process, self.marker, self._pidfd, self._start_time)
 
     def __repr__(self) -> str:
         state = "stopped" if self._stopped else "running"
