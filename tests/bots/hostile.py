@@ -20,12 +20,19 @@ MODES = {
     "twice": "answers every view twice, in one write (version 1)",
     "twice2": "answers every request twice, the second a moment later (version 2)",
     "chatty": "answers, and writes 200 lines that answer nothing with it",
-    "hello": "writes the handshake given as its second argument, then plays",
+    "hello": "writes the handshake named (or given) by its second argument, then plays",
     "stderr": "writes 100 MB to standard error, then plays",
     "closeout": "closes its standard output and keeps running",
     "crash": "ends with exit code 3 and a message on standard error at its first view",
     "sleep": "never answers",
     "silent": "never writes its handshake",
+}
+
+
+HELLOS = {  # handshakes the schema refuses, by name: a list of bots cannot hold their commas
+    "true": '{"bot": "t", "protocol": true}',
+    "nameless": '{"protocol": 1}',
+    "number": '{"bot": 5, "protocol": 1}',
 }
 
 
@@ -49,7 +56,7 @@ def main(mode):
     if mode == "silent":
         time.sleep(HOUR)
     if mode == "hello":
-        print(sys.argv[2], flush=True)
+        print(HELLOS.get(sys.argv[2], sys.argv[2]), flush=True)
         play()
         return
     if mode == "stderr":

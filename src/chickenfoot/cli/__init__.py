@@ -31,9 +31,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     from ._app import app
 
+    _exit_on_sigterm()
     try:
         app.main(args=list(argv) if argv is not None else None, prog_name="chickenfoot", standalone_mode=True)
     except SystemExit as exit_:
         code = exit_.code
         return code if isinstance(code, int) else (0 if code is None else 1)
     return 0  # pragma: no cover - standalone mode always exits
+
+
+def _exit_on_sigterm() -> None:
+    """Makes SIGTERM (and a closed terminal's SIGHUP) exit like ``sys.exit``, so that cleanup runs.
+
+    A tournament then stops its workers and its bots' programs, which run in sessions of their
+    own and are not signalled with the command.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def leave(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) is signal.SIG_DFL:
+            signal.signal(number, leave)

@@ -15,6 +15,7 @@ import attrs
 import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -220,29 +221,24 @@ def _legend(result: TournamentResult, names: list[str]) -> Text | None:
     return Text("\n".join(lines)) if lines else None
 
 
-def _faults_table(result: TournamentResult, names: list[str]) -> Table | None:
-    """Lists each faulting bot's fault kinds with their counts and first reasons, or ``None`` if none faulted."""
-    table = Table(
-        title="Faults (each forfeited move was played as the first legal move)",
-        title_justify="left",
-        box=None,
-        show_edge=False,
-        pad_edge=False,
-    )
-    table.add_column("bot", overflow="fold")
-    table.add_column("fault")
-    table.add_column("count", justify="right")
-    table.add_column("the first: where, and why", overflow="fold")
+def _faults(result: TournamentResult, names: list[str]) -> list[Text | Padding]:
+    """Lists each faulting bot (its name on a line of its own) and its fault kinds, counts and first reasons."""
+    shown: list[Text | Padding] = []
     for name, standing in zip(names, result.standings, strict=True):
         report = standing.report
-        rows: list[tuple[str, int, str]] = [
-            (tally.kind, tally.count, f"{tally.first.where()}: {tally.first.detail}") for tally in report.faults
-        ]
+        table = Table(box=None, show_header=False, pad_edge=False)
+        table.add_column("fault")
+        table.add_column("count", justify="right")
+        table.add_column("the first: where, and why", overflow="fold")
+        for tally in report.faults:
+            table.add_row(tally.kind, f"{tally.count:,}", Text(f"first in {tally.first.where()}: {tally.first.detail}"))
         if report.stopped:
-            rows.append(("stopped", report.stopped, "moves forfeited without asking, after a fault stopped it"))
-        for row, (kind, count, first) in enumerate(rows):
-            table.add_row(Text(name if row == 0 else ""), kind, f"{count:,}", Text(first))
-    return table if table.row_count else None
+            table.add_row("stopped", f"{report.stopped:,}", "moves forfeited without asking, after a fault stopped it")
+        if table.row_count:
+            shown += [Text(name, style="bold"), Padding(table, (0, 0, 0, 2))]
+    if shown:
+        shown.insert(0, Text("Faults (a forfeited move is played as the first legal move):"))
+    return shown
 
 
 def _result_json(result: TournamentResult) -> str:
@@ -443,9 +439,9 @@ def tournament(
         progress.stop()
     names = _shown_names(result.standings)
     console.print(_standings_table(result, names))
-    for extra in (_legend(result, names), _faults_table(result, names)):
-        if extra is not None:
-            console.print(extra)
+    legend = _legend(result, names)
+    for shown in ([legend] if legend is not None else []) + _faults(result, names):
+        console.print(shown)
     if json_path is not None:
         _write(json_path, _result_json(result), console)
     if csv_path is not None:
