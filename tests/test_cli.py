@@ -176,9 +176,13 @@ def test_tournament_writes_json_and_csv(capsys: pytest.CaptureFixture[str], tmp_
     assert "mean score/round" in out
     data = json.loads((tmp_path / "t.json").read_text())
     expected = cf.tournament.run_tournament(["greedy", "random"], games=3, workers=1, rules=cf.Rules.trains(max_pip=6))
-    assert data["standings"] == [attrs.asdict(standing) for standing in expected.standings]
+    assert data["standings"] == json.loads(json.dumps([attrs.asdict(standing) for standing in expected.standings]))
     rows = list(csv.DictReader(io.StringIO((tmp_path / "t.csv").read_text())))
     assert [row["bot"] for row in rows] == ["greedy", "random"]
+    assert [(row["name"], row["faults"], row["stopped"]) for row in rows] == [
+        ("greedy", "0", "0"),
+        ("random", "0", "0"),
+    ]
     assert float(rows[0]["win_rate"]) == pytest.approx(expected.standings[0].win_rate)
 
 

@@ -193,6 +193,6 @@ def test_closing_the_env_stops_opponent_programs() -> None:
     env = ChickenfootEnv(opponents=bot, seat=0, rounds=1)
     _episode(env, seed=1)
     assert bot.faults == []
-    assert bot._process is not None  # it played
+    assert bot.pid is not None  # it played
     env.close()
-    assert bot._process is None
+    assert bot.pid is None

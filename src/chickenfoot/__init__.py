@@ -18,7 +18,6 @@ from ._deal import deal_round as deal_round
 from ._determinize import determinize as determinize
 from ._engine import apply as apply, legal_moves as legal_moves, new_game as new_game
 from ._errors import (
-    BotError as BotError,
     BotSpecError as BotSpecError,
     IllegalMoveError as IllegalMoveError,
     InvalidMoveError as InvalidMoveError,
@@ -63,7 +62,6 @@ __compiled__ = _flavour.COMPILED
 __all__ = [
     "FORMAT_VERSION",
     "Board",
-    "BotError",
     "BotSpecError",
     "Draw",
     "GameRecord",

@@ -107,9 +107,9 @@ class BotError(ValueError):
     >>> game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=3)
     >>> try:
     ...     cf.bots.play_out(game, [careless, cf.bots.GreedyBot()])
-    ... except cf.BotError as error:
+    ... except cf.bots.BotError as error:
     ...     print(error.bot, error.seat, error.game, error.state.round_index)
-    careless 1 None 0
+    careless 0 None 0
     """
 
     bot: str
@@ -134,6 +134,7 @@ class BotError(ValueError):
 
 
 # Tracebacks and reprs name the errors where users import them from: ``chickenfoot.IllegalMoveError``.
-for _error in (BotError, BotSpecError, IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError):
+for _error in (BotSpecError, IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError):
     _error.__module__ = "chickenfoot"
+BotError.__module__ = "chickenfoot.bots"
 del _error

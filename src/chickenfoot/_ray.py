@@ -75,6 +75,6 @@ def _get(ray: Any, ref: Any) -> Any:
         return ray.get(ref)
     except ray.exceptions.RayTaskError as error:
         cause = getattr(error, "cause", None)
-        if isinstance(cause, ValueError) and type(cause).__module__ == "chickenfoot":
+        if isinstance(cause, ValueError) and type(cause).__module__.startswith("chickenfoot"):
             raise cause from None  # its message names what went wrong; Ray's traceback would bury it
         raise

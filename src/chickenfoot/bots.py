@@ -18,7 +18,7 @@ from typing import Protocol, runtime_checkable
 
 from ._determinize import determinize
 from ._engine import apply, legal_moves
-from ._errors import BotError, BotSpecError, IllegalMoveError
+from ._errors import BotError as BotError, BotSpecError, IllegalMoveError
 from ._faults import (
     FAULT_KINDS as FAULT_KINDS,
     BotFault as BotFault,
@@ -46,6 +46,7 @@ __all__ = [
     "FAULT_KINDS",
     "PROTOCOL_VERSION",
     "Bot",
+    "BotError",
     "BotFault",
     "BotReport",
     "FaultKind",
@@ -464,5 +465,5 @@ def bot_name(bot: str | Bot) -> str:
     if inspect.isfunction(bot) or inspect.ismethod(bot) or inspect.isbuiltin(bot):
         return str(bot.__qualname__)
     if type(bot).__repr__ is object.__repr__:  # "<__main__.Mine object at 0x7f...>" says nothing more
-        return type(bot).__qualname__
+        return type(bot).__name__
     return repr(bot)

@@ -13,7 +13,7 @@ Program bots (:class:`~chickenfoot.bots.ProcessBot`) are never shared between ga
 runs its own copy, and what each program called itself and did wrong comes back in the results
 (:attr:`GameOutcome.reports`, :attr:`Standing.report`), the same for any number of workers and
 on Ray. An in-process bot that raises or chooses an illegal move stops the tournament with a
-:class:`~chickenfoot.BotError` naming it, its seat, the game and the position. No process a
+:class:`~chickenfoot.bots.BotError` naming it, its seat, the game and the position. No process a
 program bot started outlives the tournament, even when it is interrupted.
 """
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import attrs
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.padding import Padding
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -260,7 +260,7 @@ def _result_csv(result: TournamentResult) -> str:
     with the win rate's Wilson interval."""
     buffer = io.StringIO()
     fields = [field.name for field in attrs.fields(Standing) if field.name != "report"]
-    extra = ["win_low95", "win_high95", "name", "faults", "stopped"]
+    extra = ["name", "faults", "stopped", "win_low95", "win_high95"]
     writer = csv.DictWriter(buffer, fieldnames=[*fields, *extra], lineterminator="\n")
     writer.writeheader()
     for standing in result.standings:
