@@ -278,9 +278,9 @@ class ProcessBot:
     ``command`` is the program and its arguments, as for ``subprocess.Popen``. The program
     starts at the first move asked of it, with ``startup_seconds`` to write its handshake, and
     has ``seconds`` for each exchange (a move, or a version 2 notice). A move it gets wrong is
-    forfeited (the first legal move is played) and recorded in :attr:`faults`; after a fault
+    forfeited (the first legal move is played) and recorded in ``faults``; after a fault
     that stops it (no handshake, an end, a timeout, an over-long line) its later moves are
-    forfeited without asking it and counted in :attr:`stopped`, until :meth:`close` (which
+    forfeited without asking it and counted in ``stopped``, until :meth:`close` (which
     play_out's callers such as tournaments call after each game) lets the next move start it
     afresh. :meth:`close` (or leaving a ``with`` block, or garbage collection) stops the
     program and every process it started. With ``log``, the program's standard error (1 MiB

@@ -47,12 +47,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 __all__ = [
     "LINE_LIMIT",
     "LineTooLong",
+    "MARKER",
     "ProgramEnded",
     "ProgramError",
     "ProgramTimeout",
     "Supervisor",
     "StartError",
     "new_tag",
+    "stop_all",
     "sweep",
     "tagged",
 ]
@@ -279,7 +281,7 @@ class Supervisor:
 
         The line is decoded as UTF-8 (a bad byte reads as U+FFFD). Raises
         :class:`ProgramTimeout` if no whole line came in time, :class:`ProgramEnded` at the end
-        of its output, :class:`LineTooLong` for a line over :attr:`line_limit` bytes.
+        of its output, :class:`LineTooLong` for a line over ``line_limit`` bytes.
         """
         if self._lines:
             return self._lines.popleft().decode("utf-8", errors="replace")
