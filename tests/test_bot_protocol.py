@@ -448,7 +448,7 @@ def test_a_cli_tournament_times_out_a_program_that_hangs_once_a_game(marked: tup
     report = json.loads(run.stdout)["standings"][0]["report"]
     assert [(tally["kind"], tally["count"]) for tally in report["faults"]] == [("timeout", 3)]
     assert report["name"] == "hangs"
-    assert "timeout 3 game 1, round 1" in " ".join(run.stderr.split())
+    assert "timeout 3 first in game 1, round 1" in " ".join(run.stderr.split())
     assert "no answer within 0.5 s" in " ".join(run.stderr.split())
     assert living_with(mark) == []
 
