@@ -203,8 +203,9 @@ def _standings_table(result: TournamentResult, names: list[str]) -> Table:
         title=f"{len(result.outcomes)} games, seats rotated, seed {result.seed} (par win rate {1 / players:.0%})",
         title_justify="left",
     )
-    for column in ("bot", "seats", "mean score/round (95% CI)", "win rate (95% CI)", "rounds won/game"):
-        table.add_column(column, justify="left" if column == "bot" else "right", overflow="fold")
+    table.add_column("bot", overflow="fold")  # a long name wraps, never cut
+    for column in ("seats", "mean score/round\n(95% CI)", "win rate\n(95% CI)", "rounds\nwon/game"):
+        table.add_column(column, justify="right", no_wrap=True)
     for name, standing in zip(names, result.standings, strict=True):
         half = standing.ci95
         mean = f"{standing.mean_round_score:.2f}" + ("" if math.isnan(half) else f" ± {half:.2f}")
