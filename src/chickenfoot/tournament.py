@@ -93,7 +93,8 @@ class GameOutcome:
     winners: tuple[int, ...]
     """The winning seats."""
     reports: tuple[BotReport, ...] = ()
-    """What each seat's bot called itself and did wrong (see :class:`~chickenfoot.bots.BotReport`), by seat."""
+    """What each seat's bot called itself and did wrong (see :class:`~chickenfoot.bots.BotReport`), by seat;
+    empty when no seat has anything to report (no program played)."""
     moves: tuple[Move, ...] = ()
     """Every move of the game, in order, when the tournament kept them (``keep_moves=True``); else empty.
 
@@ -139,6 +140,7 @@ def play_game(
             close = getattr(bot, "close", None)
             if callable(close):  # a ProcessBot: stop its program between games
                 close()
+    reports = tuple(_report(bot, index) for bot in bots)
     return GameOutcome(
         index=index,
         seed=game_seed,
@@ -146,7 +148,7 @@ def play_game(
         round_scores=tuple(result.scores for result in game.results),
         totals=game.totals,
         winners=game.winners,
-        reports=tuple(_report(bot, index) for bot in bots),
+        reports=reports if any(report != BotReport() for report in reports) else (),
         moves=game.moves if keep_moves else (),
     )
 
