@@ -34,9 +34,10 @@ import collections
 import contextlib
 import contextvars
 import errno
+import math
 import os
 import secrets
-import selectors
+import select
 import signal
 import subprocess
 import sys
@@ -233,13 +234,9 @@ class Supervisor:
             left = deadline - time.monotonic()
             if left <= 0:
                 return False
-            with selectors.DefaultSelector() as selector:
-                if self._pidfd is not None:
-                    selector.register(self._pidfd, selectors.EVENT_READ)
-                if self._stderr is not None:
-                    selector.register(self._stderr, selectors.EVENT_READ)
-                ready = selector.select(min(left, 0.05 if self._pidfd is None else left))
-                if any(key.fd == self._stderr for key, _ in ready):
+            watched = [] if self._pidfd is None else [self._pidfd]  # readable once the program ends
+            for fd in self._ready(watched, [], min(left, 0.05 if self._pidfd is None else left)):
+                if fd == self._stderr:
                     self._read_stderr()
         return True
 
@@ -255,26 +252,21 @@ class Supervisor:
             raise ProgramEnded("the program was stopped")
         data = memoryview((line + "\n").encode("utf-8"))
         deadline = time.monotonic() + timeout
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._stdin, selectors.EVENT_WRITE)
-            if self._stderr is not None:
-                selector.register(self._stderr, selectors.EVENT_READ)
-            while data:
-                try:
-                    written = os.write(self._stdin, data[:_CHUNK])
-                except BlockingIOError:
-                    written = 0
-                except (BrokenPipeError, ConnectionResetError):
-                    raise ProgramEnded("the program closed its standard input") from None
-                data = data[written:]
-                if not data:
-                    return
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise ProgramTimeout(f"the program did not read its input within {_seconds(timeout)}")
-                for key, _ in selector.select(left):
-                    if key.fd == self._stderr:
-                        self._read_stderr(selector)
+        while True:
+            try:
+                data = data[os.write(self._stdin, data[:_CHUNK]) :]
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                raise ProgramEnded("the program closed its standard input") from None
+            if not data:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ProgramTimeout(f"the program did not read its input within {_seconds(timeout)}")
+            for fd in self._ready([], [self._stdin], left):
+                if fd == self._stderr:
+                    self._read_stderr()
 
     def receive(self, timeout: float) -> str:
         """Reads the program's next line within ``timeout`` seconds (0: only a line already there), without its newline.
@@ -288,18 +280,26 @@ class Supervisor:
         if self._stdout is None:
             raise ProgramEnded("the program's output is closed")
         deadline = time.monotonic() + timeout
-        with selectors.DefaultSelector() as selector:
-            selector.register(self._stdout, selectors.EVENT_READ)
-            if self._stderr is not None:
-                selector.register(self._stderr, selectors.EVENT_READ)
-            while True:
-                for key, _ in selector.select(max(0.0, deadline - time.monotonic())):
-                    if key.fd == self._stderr:
-                        self._read_stderr(selector)
-                    elif self._read_stdout():
-                        return self._lines.popleft().decode("utf-8", errors="replace")
-                if time.monotonic() >= deadline:
-                    raise ProgramTimeout(f"no line within {_seconds(timeout)}")
+        while True:
+            for fd in self._ready([self._stdout], [], max(0.0, deadline - time.monotonic())):
+                if fd == self._stderr:
+                    self._read_stderr()
+                elif self._read_stdout():
+                    return self._lines.popleft().decode("utf-8", errors="replace")
+            if time.monotonic() >= deadline:
+                raise ProgramTimeout(f"no line within {_seconds(timeout)}")
+
+    def _ready(self, reads: list[int], writes: list[int], timeout: float) -> list[int]:
+        """Waits up to ``timeout`` seconds until one of the descriptors (or stderr, always read) is ready."""
+        poller = select.poll()  # no system call but the wait: cheap to build for each one
+        for fd in reads:
+            poller.register(fd, select.POLLIN)
+        for fd in writes:
+            poller.register(fd, select.POLLOUT)
+        if self._stderr is not None:
+            poller.register(self._stderr, select.POLLIN)
+        # Any event, hang-up and error included, means "try the operation": it then tells what happened.
+        return [fd for fd, _ in poller.poll(math.ceil(timeout * 1000))]
 
     def _read_stdout(self) -> bool:
         """Reads what the program wrote; tells whether a whole line is now waiting."""
@@ -324,15 +324,13 @@ class Supervisor:
             raise LineTooLong(f"the program wrote a line over {self.line_limit:,} bytes")
         return bool(self._lines)
 
-    def _read_stderr(self, selector: selectors.BaseSelector | None = None) -> None:
+    def _read_stderr(self) -> None:
         assert self._stderr is not None
         try:
             chunk = os.read(self._stderr, _CHUNK)
         except BlockingIOError:
             return
         if not chunk:  # closed: stop watching it
-            if selector is not None:
-                selector.unregister(self._stderr)
             self._close_stderr()
             return
         self._tail += chunk
