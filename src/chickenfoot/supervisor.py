@@ -70,6 +70,7 @@ _CHUNK = 64 * 1024  # bytes read or written per system call
 _STDERR_TAIL = 4096  # bytes of standard error kept for messages
 _REAP_SECONDS = 5.0  # how long stop() waits for a killed program to be reaped
 _SCANS = 20  # how many rounds of /proc scans stop() makes against processes that keep forking
+_DEATH_SECONDS = 5.0  # how long stop() waits for the processes it killed to be dead
 
 _tag: contextvars.ContextVar[str | None] = contextvars.ContextVar("chickenfoot_supervisor_tag", default=None)
 _live: weakref.WeakSet[Supervisor] = weakref.WeakSet()
@@ -238,6 +239,7 @@ class Supervisor:
             for fd in self._ready(watched, [], min(left, 0.05 if self._pidfd is None else left)):
                 if fd == self._stderr:
                     self._read_stderr()
+        self._drain_stderr()  # what it wrote before it ended, whatever woke us first
         return True
 
     def send(self, line: str, timeout: float) -> None:
@@ -324,31 +326,27 @@ class Supervisor:
             raise LineTooLong(f"the program wrote a line over {self.line_limit:,} bytes")
         return bool(self._lines)
 
-    def _read_stderr(self) -> None:
+    def _read_stderr(self) -> bool:
+        """Reads a chunk of the program's standard error, if one is waiting; tells whether one was."""
         assert self._stderr is not None
         try:
             chunk = os.read(self._stderr, _CHUNK)
         except BlockingIOError:
-            return
+            return False
         if not chunk:  # closed: stop watching it
             self._close_stderr()
-            return
+            return False
         self._tail += chunk
         del self._tail[:-_STDERR_TAIL]
         if self._on_stderr is not None:
             self._on_stderr(chunk)
+        return True
 
     def _drain_stderr(self) -> None:
-        """Reads what is left in the standard error pipe once the program is gone (at most 1 MiB)."""
+        """Reads what is waiting in the standard error pipe, at most 1 MiB, without waiting for more."""
         for _ in range(16):
-            if self._stderr is None:
+            if self._stderr is None or not self._read_stderr():
                 return
-            try:
-                self._read_stderr()
-            except OSError:  # already closed with the pipes
-                return
-        if self._stderr is not None:
-            self._close_stderr()
 
     def _close_stderr(self) -> None:
         assert self._process.stderr is not None
@@ -431,7 +429,29 @@ def _kill_scan(match: Callable[[int, list[bytes]], bool]) -> int:
         killed.update(found)
         if not found:
             break
-    return len(killed) - 1
+    killed.discard(os.getpid())
+    _await_death(killed)
+    return len(killed)
+
+
+def _await_death(pids: set[int]) -> None:
+    """Waits (a moment, at most _DEATH_SECONDS) until the killed processes are dead: gone, or zombies."""
+    deadline = time.monotonic() + _DEATH_SECONDS
+    pause = 0.001
+    while pids and time.monotonic() < deadline:
+        pids = {pid for pid in pids if _alive(pid)}
+        if pids:
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            stat = file.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2 :].split()[0] not in (b"Z", b"X")
 
 
 def _processes() -> Iterator[tuple[int, list[bytes]]]:
