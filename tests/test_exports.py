@@ -28,7 +28,7 @@ TOPIC_MODULES = [
     "batch.env",
     "reference",
 ]
-TOP_LEVEL_LIMIT = 40  # the core stays small; topics live in their own modules, as in python-chess
+TOP_LEVEL_LIMIT = 45  # the core stays small; topics live in their own modules, as in python-chess
 
 
 def _defined_names(module_name: str) -> set[str]:
@@ -73,6 +73,7 @@ def test_errors_read_as_public_names() -> None:
         "BotSpecError",
         "IllegalMoveError",
         "InvalidMoveError",
+        "InvalidPositionError",
         "InvalidRecordError",
         "RulesError",
     }

@@ -4,7 +4,7 @@ Builds the page the way the docs build does (``docs/_ext/playground.py``: the pa
 pure wheel, attrs and typing-extensions wheels, the npm ``pyodide`` runtime), serves it on
 127.0.0.1, and drives ``/usr/bin/chromium`` with selenium through a whole round: an illegal click
 first shows the engine's reason and rule ID, linked to the rules page, and the round's scores on
-the page equal :func:`chickenfoot.round_scores` of the same game replayed here from the page's
+the page equal :func:`chickenfoot.score_round` of the same game replayed here from the page's
 saved record.
 
 Needs ``apt-get install chromium chromium-driver``, ``pip install selenium`` and ``npm ci``
@@ -208,9 +208,9 @@ def test_a_round_played_by_clicks_scores_as_the_library_does(browser: Any, url: 
 
     # The page's round scores are the library's for the same seed and moves.
     first_round = next(s for s in cf.replay(record) if s.results).results[0].final
-    assert _round_rows(driver)[0] == list(cf.round_scores(first_round))
+    assert _round_rows(driver)[0] == list(cf.score_round(first_round))
     page_totals = [int(cell.text) for cell in driver.find_elements(By.CSS_SELECTOR, "#scores tfoot td")]
-    assert page_totals == list(cf.round_scores(first_round))
+    assert page_totals == list(cf.score_round(first_round))
     history = driver.find_elements(By.CSS_SELECTOR, "#history details:first-of-type li")
     page_moves = [item.get_attribute("textContent").split()[-1] for item in history]
     assert page_moves == [str(move) for move in record.moves[: len(history)]]

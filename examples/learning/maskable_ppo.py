@@ -51,7 +51,7 @@ def win_rate(env: chickenfoot.gymnasium.ChickenfootEnv, policy: Policy, games: i
         while not done:
             observation, _, done, _, _ = env.step(policy(env, observation))
         assert env.game is not None
-        won = env.game.winners or cf.winners(env.rules, env.game.totals, env.game.results)
+        won = env.game.winners or cf.decide_winners(env.rules, env.game.totals, env.game.results)
         shares.append(1 / len(won) if env.seat in won else 0.0)
     mean = float(np.mean(shares))
     return mean, 1.96 * float(np.std(shares, ddof=1)) / math.sqrt(games)

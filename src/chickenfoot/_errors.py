@@ -1,4 +1,9 @@
-"""The library's errors: few, all under :class:`ValueError`, each with a reason a person can act on."""
+"""The library's errors: few, all under :class:`ValueError`, each with a reason a person can act on.
+
+One policy holds at every entry point (docs/api.md, "Errors"): a value of the wrong *type* raises
+:class:`TypeError`; a value of the right type that the library does not accept raises the error
+of its kind below; a reader never raises anything but :class:`InvalidRecordError`.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +12,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ._state import GameState
 
-__all__ = ["BotError", "BotSpecError", "IllegalMoveError", "InvalidMoveError", "InvalidRecordError", "RulesError"]
+__all__ = [
+    "BotError",
+    "BotSpecError",
+    "IllegalMoveError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "RulesError",
+]
 
 
 class RulesError(ValueError):
-    """Raised for a rules configuration that cannot be played, saying what to change.
+    """Raised for a rules configuration that cannot be played, saying what to change: an option,
+    a player count the set cannot deal (DEAL-1), a seed or a round number out of range.
 
     >>> from chickenfoot import Rules
     >>> Rules.cross(center_arms=9)
@@ -22,14 +36,19 @@ class RulesError(ValueError):
 
 
 class InvalidMoveError(ValueError):
-    """Raised when a move cannot be read or written: text that does not parse, or an action number
+    """Raised when a tile or a move names nothing the game has: text that does not parse, pips
+    outside 0 to 18 (``Tile(10, 19)`` as ``Tile.parse("10-19")``), or an action number
     (``chickenfoot.actions``) that names no move or a play the numbering cannot encode.
 
-    >>> from chickenfoot import parse_move
+    >>> from chickenfoot import Tile, parse_move
     >>> parse_move("9-5@")
     Traceback (most recent call last):
     ...
     chickenfoot.InvalidMoveError: '9-5@' is not a move: write 'HIGH-LOW@NODE' (like '9-5@3'), 'draw' or 'pass'
+    >>> Tile(10, 19)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.InvalidMoveError: a tile's pips run from 0 to 18, got 10 and 19
     """
 
 
@@ -56,8 +75,9 @@ class IllegalMoveError(ValueError):
     """
 
     rule: str | None
-    """The ID of the rule that refuses the move (``"PLAY-1"``), or ``None`` for a call that is
-    not a move at all (the wrong type)."""
+    """The ID of the rule that refuses the move (``"PLAY-1"``), or ``None`` where no one rule does
+    (a chance outcome the OpenSpiel game does not offer). A value that is not a move at all is a
+    :class:`TypeError`."""
 
     def __init__(self, reason: str, rule: str | None = None) -> None:
         super().__init__(reason)
@@ -68,12 +88,28 @@ class IllegalMoveError(ValueError):
         return type(self), (str(self), self.rule)
 
 
+class InvalidPositionError(ValueError):
+    """Raised when the parts given for a board, a round or a game do not make a well-formed position.
+
+    Well-formed is what any position needs, reached from a deal or set up by hand: a board whose
+    tiles were each placed by the placement rules, every tile of the set exactly once among the
+    hands, the yard and the board, a seat to move, a drawn tile held by that seat. Whether a deal
+    could have led there is another question, which :meth:`RoundState.status` answers.
+
+    >>> import chickenfoot as cf
+    >>> cf.Board([cf.Node(cf.Tile(9, 9), None, 9), cf.Node(cf.Tile(5, 3), 0, 3)], arms=4)
+    Traceback (most recent call last):
+    ...
+    chickenfoot.InvalidPositionError: board node 1: 5-3 does not match node 0, which offers a 9 (PLAY-1)
+    """
+
+
 class InvalidRecordError(ValueError):
     """Raised when saved data cannot be read: position text, JSON, a game record, or a view.
 
     The message names what is wrong (a missing field, a tile held twice, a tile that does not
-    fit the node it is placed on, an unsupported version) and where. Nothing else escapes the
-    readers: no ``KeyError``, ``TypeError`` or ``IndexError``.
+    fit the node it is placed on, an unsupported version, a number past the readers' limits) and
+    where. Nothing else escapes the readers: no ``KeyError``, ``TypeError`` or ``IndexError``.
 
     >>> import chickenfoot as cf
     >>> cf.from_json("[]")
@@ -134,7 +170,7 @@ class BotError(ValueError):
 
 
 # Tracebacks and reprs name the errors where users import them from: ``chickenfoot.IllegalMoveError``.
-for _error in (BotSpecError, IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError):
+for _error in (BotSpecError, IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRecordError, RulesError):
     _error.__module__ = "chickenfoot"
 BotError.__module__ = "chickenfoot.bots"
 del _error

@@ -8,7 +8,9 @@ the reader rebuilds it through :meth:`Board.start` and :meth:`Board.place`, so a
 refused. The record's JSON Schema ships in the package (:func:`record_schema`).
 
 Readers check what they read and raise :class:`InvalidRecordError` with the path of the
-offending field (``$.round.hands[2][0]``); nothing else escapes. No pickle anywhere.
+offending field (``$.round.hands[2][0]``); nothing else escapes. No pickle anywhere. Documents
+that carry a seed (games and records) are replayed from it; a round is read as any well-formed
+position, or, with ``strict=True``, only as one play can reach (see :func:`from_json`).
 
 A ``"view"`` document is a :class:`PlayerView` for a client (a web page, a server's API): what
 one seat may know, with its legal moves in the move notation. It is written, never read back:
@@ -38,10 +40,12 @@ import attrs
 from ._engine import apply, new_game
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError
 from ._moves import Draw, Move, Pass, Play, parse_move
-from ._notation import build_board, checked_round
+from ._errors import InvalidPositionError
+from ._notation import build_board, read_round
+from ._outcome import Outcome, Termination
 from ._rules import MAX_PLAYERS, MAX_SEED, Rules, check_seed, max_game_moves, max_round_moves
-from ._scoring import round_scores, winners as winners_of
-from ._state import GameState, History, RoundResult, RoundState
+from ._scoring import decide_winners, score_round
+from ._state import GameState, RoundResult, RoundState, Turn
 from ._tiles import Tile
 from ._views import PlayerView
 
@@ -69,6 +73,18 @@ def _integral_float(text: str) -> float | int:
 
 def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number")
+
+
+MAX_DIGITS = 100
+"""The most digits of a whole number the readers take (a seed has at most 78)."""
+
+
+def _bounded_int(text: str) -> int:
+    # Python refuses to convert more than 4,300 digits; the readers refuse far fewer, and say so.
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise InvalidRecordError(f"a number of {digits:,} digits: the readers take whole numbers of at most {MAX_DIGITS}")
+    return int(text)
 
 
 def _check_header(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -171,10 +187,10 @@ class GameRecord:
 
 def _result_text(game: GameState) -> str:
     """Writes how ``game`` ended, as a record's ``result`` header: ``P1 won; totals 87 54``, or ``*``."""
-    if not game.is_over:
+    outcome = game.outcome
+    if outcome is None:
         return "*"
-    winners = " ".join(f"P{seat}" for seat in game.winners)
-    return f"{winners} won; totals {' '.join(map(str, game.totals))}"
+    return f"{outcome}; totals {' '.join(map(str, game.totals))}"
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -188,17 +204,25 @@ def _tiles(tiles: tuple[Tile, ...]) -> list[str]:
     return [str(tile) for tile in tiles]
 
 
+def _outcome_dict(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"termination": outcome.termination.value, "winners": list(outcome.winners)}
+
+
 def _round_dict(state: RoundState, with_rules: bool) -> dict[str, Any]:
     data: dict[str, Any] = {"rules": _rules_dict(state.rules)} if with_rules else {}
     data.update(
         hands=[_tiles(hand) for hand in state.hands],
         yard=_tiles(state.yard),
         board=[{"tile": str(node.tile), "parent": node.parent} for node in state.board.nodes],
+        arms=state.board.arms,
         current_player=state.current_player,
         reserve=state.reserve,
         drawn=None if state.drawn is None else str(state.drawn),
         is_over=state.is_over,
         went_out=state.went_out,
+        outcome=_outcome_dict(state.outcome),
         history=[[player, str(move)] for player, move in state.history],
     )
     return data
@@ -217,11 +241,13 @@ def _game_dict(game: GameState) -> dict[str, Any]:
                 "double": result.double,
                 "scores": list(result.scores),
                 "went_out": result.went_out,
+                "outcome": _outcome_dict(result.outcome),
                 "final": _round_dict(result.final, with_rules=False),
             }
             for result in game.results
         ],
         "winners": list(game.winners),
+        "outcome": _outcome_dict(game.outcome),
     }
 
 
@@ -250,7 +276,9 @@ def _view_dict(view: PlayerView) -> dict[str, Any]:
         "round_doubles": list(view.round_doubles),
         "round_scores": [list(scores) for scores in view.round_scores],
         "round_went_out": list(view.round_went_out),
+        "round_outcomes": [_outcome_dict(outcome) for outcome in view.round_outcomes],
         "winners": list(view.winners),
+        "outcome": _outcome_dict(view.outcome),
         "is_over": view.is_over,
     }
 
@@ -260,7 +288,8 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
 
     A view's ``"ends"`` lists every node with room for a tile as ``[node, value offered]``
     (while a node is ``"pending"``, only it takes a tile); its other fields are the
-    :class:`PlayerView`'s, tiles and moves in the notation.
+    :class:`PlayerView`'s, tiles and moves in the notation. An outcome (a round's, a result's, a
+    game's, a view's) is ``{"termination": "blocked", "winners": []}``, or ``null`` while in play.
 
     >>> import chickenfoot as cf
     >>> cf.to_json(cf.Play(cf.Tile(9, 5), onto=3))
@@ -394,40 +423,66 @@ def _read_rules(reader: _Reader) -> Rules:
         raise reader.fail(str(error)) from None
 
 
-def _read_round(reader: _Reader, rules: Rules) -> RoundState:
+def _read_outcome(reader: _Reader, players: int) -> Outcome | None:
+    if reader.data is None:
+        return None
+    parts = reader.obj(("termination", "winners"))
+    name = parts["termination"].string()
+    if name not in {termination.value for termination in Termination}:
+        raise parts["termination"].fail(f"expected one of {', '.join(t.value for t in Termination)}, got {name!r:.40}")
+    winners = tuple(winner.integer(0, players - 1) for winner in parts["winners"].items(players))
+    try:
+        return Outcome(Termination(name), winners)
+    except InvalidPositionError as error:
+        raise reader.fail(str(error)) from None
+
+
+def _read_round(reader: _Reader, rules: Rules, strict: bool) -> RoundState:
     keys = ("hands", "yard", "board", "current_player", "reserve", "drawn", "is_over", "went_out", "history")
-    fields = reader.obj(keys, optional=("rules",))
+    fields = reader.obj(keys, optional=("rules", "arms", "outcome"))
     max_pip, size = rules.max_pip, rules.set_size
     # Lists are bounded before they are read: no list can hold more tiles than the set (SET-1).
     hands = tuple(tuple(tile.tile(max_pip) for tile in hand.items(size)) for hand in fields["hands"].items(MAX_PLAYERS))
     if len(hands) < 2:
         raise fields["hands"].fail("a round needs a hand per player, at least 2")
+    players = len(hands)
     yard = tuple(tile.tile(max_pip) for tile in fields["yard"].items(size))
     nodes: list[tuple[Tile, int | None]] = []
     for node in fields["board"].items(size):
         parts = node.obj(("tile", "parent"))
         nodes.append((parts["tile"].tile(max_pip), parts["parent"].optional(lambda r: r.integer())))
+    arms = fields["arms"].integer(1) if "arms" in fields else rules.arms_for(players)
     try:
-        board = build_board(rules, len(hands), nodes)
+        board = build_board(nodes, arms, max_pip)
     except InvalidRecordError as error:
         raise fields["board"].fail(str(error)) from None
-    current = fields["current_player"].integer(0, len(hands) - 1)
+    current = fields["current_player"].integer(0, players - 1)
     drawn = fields["drawn"].optional(lambda r: r.tile(max_pip))
-    went_out = fields["went_out"].optional(lambda r: r.integer(0, len(hands) - 1))
+    went_out = fields["went_out"].optional(lambda r: r.integer(0, players - 1))
     is_over = fields["is_over"].boolean()
     reserve = fields["reserve"].integer()
     if went_out is not None and not is_over:
         raise fields["went_out"].fail("a player went out but the round is not over")
-    log: History = None
-    for turn in fields["history"].items(max_round_moves(rules, len(hands))):
+    history: list[Turn] = []
+    for turn in fields["history"].items(max_round_moves(rules, players)):
         pair = turn.items()
         if len(pair) != 2:
             raise turn.fail("a history entry is [player, move]")
-        log = ((pair[0].integer(0, len(hands) - 1), pair[1].move()), log)
+        history.append((pair[0].integer(0, players - 1), pair[1].move()))
+    outcome = _read_outcome(fields["outcome"], players) if "outcome" in fields else None
+    if went_out is not None:
+        marked: Termination | None = Termination.WENT_OUT
+    elif is_over:
+        marked = outcome.termination if outcome is not None else Termination.BLOCKED
+    else:
+        marked = None
     try:
-        return checked_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve, log)
+        state = read_round(rules, hands, yard, board, current, drawn, reserve, tuple(history), marked, went_out, strict=strict)
     except InvalidRecordError as error:
         raise reader.fail(str(error)) from None
+    if "outcome" in fields and outcome != state.outcome:
+        raise fields["outcome"].fail(f"the outcome is not the round's: {state.outcome}")
+    return state
 
 
 def _read_table(fields: dict[str, _Reader]) -> tuple[Rules, int]:
@@ -441,39 +496,80 @@ def _read_table(fields: dict[str, _Reader]) -> tuple[Rules, int]:
     return rules, players
 
 
-def _read_game(fields: dict[str, _Reader]) -> GameState:
+def _read_game(fields: dict[str, _Reader], strict: bool) -> GameState:
     rules, players = _read_table(fields)
     round_index = fields["round_index"].integer(0, rules.rounds - 1)
-    round_ = _read_round(fields["round"], rules)
+    round_ = _read_round(fields["round"], rules, strict=False)  # the replay below proves it, when strict
     if round_.players != players:
         raise fields["round"].fail(f"the round has {round_.players} hands for {players} players")
     totals = tuple(total.any_integer() for total in fields["totals"].items(players))
     results = []
     for result in fields["results"].items(rules.rounds):
-        parts = result.obj(("double", "scores", "went_out", "final"))
-        final = _read_round(parts["final"], rules)
+        parts = result.obj(("double", "scores", "went_out", "final"), optional=("outcome",))
+        final = _read_round(parts["final"], rules, strict=False)
         if final.players != players:
             raise parts["final"].fail(f"the round has {final.players} hands for {players} players")
-        results.append(
-            RoundResult(
-                double=parts["double"].integer(0, rules.max_pip),
-                scores=tuple(score.any_integer() for score in parts["scores"].items(players)),
-                went_out=parts["went_out"].optional(lambda r: r.integer(0, players - 1)),
-                final=final,
+        outcome = _read_outcome(parts["outcome"], players) if "outcome" in parts else final.outcome
+        if outcome is None:
+            raise parts["final"].fail("a finished round's final state is a round that is over")
+        try:
+            results.append(
+                RoundResult(
+                    double=parts["double"].integer(0, rules.max_pip),
+                    scores=tuple(score.any_integer() for score in parts["scores"].items(players)),
+                    went_out=parts["went_out"].optional(lambda r: r.integer(0, players - 1)),
+                    final=final,
+                    outcome=outcome,
+                )
             )
-        )
+        except InvalidPositionError as error:
+            raise result.fail(str(error)) from None
     winners = tuple(winner.integer(0, players - 1) for winner in fields["winners"].items(players))
     if len(totals) != players or any(len(result.scores) != players for result in results):
         raise fields["totals"].fail(f"totals and every round's scores need one number per player ({players})")
     if len(results) > rules.rounds or (len(results) == rules.rounds) != bool(winners):
         raise fields["results"].fail("a game has winners exactly when every round has a result")
+    if strict:
+        _check_game(rules, fields, round_index, round_, totals, results, winners)
+    try:
+        game = GameState(
+            rules=rules,
+            players=players,
+            seed=fields["seed"].integer(-MAX_SEED, MAX_SEED),
+            round=round_,
+            round_index=round_index,
+            totals=totals,
+            results=tuple(results),
+        )
+    except InvalidPositionError as error:
+        raise InvalidRecordError(f"$: {error}") from None
+    if winners != game.winners:
+        raise fields["winners"].fail(f"the winners must be {list(game.winners)} (GAME-1, TIE-*)")
+    if "outcome" in fields and _read_outcome(fields["outcome"], players) != game.outcome:
+        raise fields["outcome"].fail(f"the outcome is not the game's: {game.outcome}")
+    if strict:
+        _check_replays(game, fields)
+    return game
+
+
+def _check_game(
+    rules: Rules,
+    fields: dict[str, _Reader],
+    round_index: int,
+    round_: RoundState,
+    totals: tuple[int, ...],
+    results: list[RoundResult],
+    winners: tuple[int, ...],
+) -> None:
+    """Checks what a game play reached shows, before replaying it: each finished round and the round in play fit."""
+    players = len(totals)
     if round_index != min(len(results), rules.rounds - 1):
         raise fields["round_index"].fail(f"round {round_index} cannot be in play after {len(results)} finished rounds")
     for number, finished in enumerate(results):
         final = finished.final
-        if not final.is_over or finished.double != final.double or finished.went_out != final.went_out:
-            raise fields["results"].fail(f"result {number} disagrees with its final state (over, double, went_out)")
-        if finished.scores != round_scores(final):
+        if finished.double != final.double or finished.outcome != final.outcome:
+            raise fields["results"].fail(f"result {number} disagrees with its final state (double, outcome)")
+        if finished.scores != score_round(final):
             raise fields["results"].fail(f"result {number}'s scores are not what its final hands score (SCORE-1)")
     for number, state in [*enumerate(result.final for result in results), (round_index, round_)]:
         double = rules.round_double(number)
@@ -485,20 +581,8 @@ def _read_game(fields: dict[str, _Reader]) -> GameState:
         raise fields["round"].fail("the round in play is over: its result belongs in results, the next round in play")
     if results and len(results) == rules.rounds and round_ != results[-1].final:
         raise fields["round"].fail("once the game is over, the round is the last round's final state")
-    if winners and winners != winners_of(rules, totals, results):
-        raise fields["winners"].fail(f"the winners must be {list(winners_of(rules, totals, results))} (GAME-1, TIE-*)")
-    game = GameState(
-        rules=rules,
-        players=players,
-        seed=fields["seed"].integer(-MAX_SEED, MAX_SEED),
-        round=round_,
-        round_index=round_index,
-        totals=totals,
-        results=tuple(results),
-        winners=winners,
-    )
-    _check_replays(game, fields)
-    return game
+    if winners and winners != decide_winners(rules, totals, results):
+        raise fields["winners"].fail(f"the winners must be {list(decide_winners(rules, totals, results))} (GAME-1, TIE-*)")
 
 
 def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
@@ -515,7 +599,7 @@ def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
         raise fields["round"].fail("the round in play is not what the game's seed and moves produce (DEAL-2)")
 
 
-def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
+def _read_record(fields: dict[str, _Reader], version: int, strict: bool) -> GameRecord:
     rules, players = _read_table(fields)
     seed = fields["seed"].integer(-MAX_SEED, MAX_SEED)
     listed = fields["moves"].items()
@@ -534,7 +618,8 @@ def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
     except InvalidRecordError as error:
         raise InvalidRecordError(f"$: {error}") from None
     try:
-        replay(record)  # a record is read only if its moves are legal in turn (and its result is theirs)
+        if strict:
+            replay(record)  # a record is read only if its moves are legal in turn (and its result is theirs)
     except InvalidRecordError as error:
         where = fields["moves"] if str(error).startswith("move ") else fields.get("result")
         raise (where.fail(str(error)) if where else InvalidRecordError(f"$: {error}")) from None
@@ -559,15 +644,29 @@ _BODIES: dict[str, tuple[str, ...]] = {
     "rules": ("rules",),
     "move": ("move",),
 }
-_HEADERS = ("names", "event", "date", "result")  # a version 2 record's optional fields
+_OPTIONAL: dict[str, tuple[str, ...]] = {
+    "record": ("names", "event", "date", "result"),  # a version 2 record's headers
+    "game": ("outcome",),
+    "round": ("arms", "outcome"),
+}
+"""The optional fields of each document: what is written but not needed to read it (older documents lack them)."""
 
 
 @overload
-def from_json(text: str | bytes) -> GameState | RoundState | GameRecord | Rules | Move: ...
+def from_json(
+    text: str | bytes, *, strict: bool | None = None
+) -> GameState | RoundState | GameRecord | Rules | Move: ...
 @overload
-def from_json(text: str | bytes, kind: type[T]) -> T: ...
-def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
+def from_json(text: str | bytes, kind: type[T], *, strict: bool | None = None) -> T: ...
+def from_json(text: str | bytes, kind: type[Any] | None = None, *, strict: bool | None = None) -> Any:
     """Reads a document written by :func:`to_json`; with ``kind``, insists on that type.
+
+    ``strict`` says how far to trust it. By default a document that carries a seed (a game, a
+    record) is replayed from it, and read only if it is what the seed and the moves produce; a
+    round is read as any well-formed position, as :class:`RoundState` takes one. ``strict=True``
+    also refuses a round no deal and legal play could reach (:meth:`RoundState.status`), the
+    setting for a round from outside; ``strict=False`` reads a game or record without replaying
+    it, for documents you wrote yourself (a hand-set game, a record of moves yet to check).
 
     Raises :class:`InvalidRecordError` naming the field at fault and what to do.
 
@@ -581,10 +680,14 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
+    if strict is not None and type(strict) is not bool:
+        raise TypeError(f"strict is True, False or None (the document's default), got {strict!r:.40}")
     if len(text) > MAX_DOCUMENT:
         raise InvalidRecordError(f"a document is at most {MAX_DOCUMENT:,} characters, got {len(text):,}")
     try:
-        data = json.loads(text, parse_float=_integral_float, parse_constant=_no_constant)
+        data = json.loads(text, parse_float=_integral_float, parse_int=_bounded_int, parse_constant=_no_constant)
+    except InvalidRecordError:
+        raise
     except (ValueError, RecursionError) as error:
         raise InvalidRecordError(f"not JSON: {error}") from None
     if type(data) is not dict:
@@ -596,16 +699,18 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     version = _Reader(data.get("version"), "$.version").any_integer()
     if version not in _READS:
         raise InvalidRecordError(f"$.version: this library reads versions 1 and 2, got {version}")
-    headers = _HEADERS if kind_name == "record" and version >= 2 else ()
-    fields = top.obj(("type", "version", *_BODIES[kind_name]), optional=headers)
+    optional = _OPTIONAL.get(kind_name, ())
+    if kind_name == "record" and version < 2:
+        optional = ()
+    fields = top.obj(("type", "version", *_BODIES[kind_name]), optional=optional)
     result: Any
     if kind_name == "game":
-        result = _read_game(fields)
+        result = _read_game(fields, strict is not False)
     elif kind_name == "round":
         body = {key: value for key, value in data.items() if key not in ("type", "version")}
-        result = _read_round(_Reader(body), _read_rules(fields["rules"]))
+        result = _read_round(_Reader(body), _read_rules(fields["rules"]), strict is True)
     elif kind_name == "record":
-        result = _read_record(fields, version)
+        result = _read_record(fields, version, strict is not False)
     elif kind_name == "rules":
         result = _read_rules(fields["rules"])
     else:

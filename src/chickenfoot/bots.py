@@ -37,7 +37,7 @@ from ._process_bot import (
     view_message as view_message,
 )
 from ._rules import Rules
-from ._scoring import round_scores
+from ._scoring import score_round
 from ._state import GameState, RoundState
 from ._tiles import Pip, Tile
 from ._views import PlayerView, observe
@@ -376,7 +376,7 @@ class SearchBot:
         # Playout to the end of the round.
         while not state.is_over:
             state = apply(state, _rollout_move(state, legal_moves(state), rng))
-        scores = round_scores(state)
+        scores = score_round(state)
         worst = max(max(scores), 1)
         rewards = [1.0 - score / worst for score in scores]
         for visited in path:

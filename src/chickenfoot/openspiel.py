@@ -50,6 +50,7 @@ except ModuleNotFoundError as error:  # an optional extra
 from . import actions
 from ._chance import ChanceGame
 from ._errors import IllegalMoveError, InvalidMoveError
+from ._outcome import Outcome, Termination
 from ._rules import Rules, max_round_moves
 from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_history, write_observation
@@ -230,6 +231,19 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
             mean = sum(core.totals) / players
             return [mean - total for total in core.totals]
         return win_utilities(players, core.winners())
+
+    def round_outcomes(self) -> list[Outcome]:
+        """Lists how each finished round ended: went out, blocked or an unfillable foot, and who went out.
+
+        (OpenSpiel's states have no info dictionary; each round's end is also an event of the
+        information state strings, ``"P2 went out; scores 0 14 3"``.)
+        """
+        return [result.outcome for result in self.core.results]
+
+    def outcome(self) -> Outcome | None:
+        """Gets how the game ended (its last round played) and its winners, once terminal; else ``None``."""
+        core = self.core
+        return Outcome(Termination.LAST_ROUND, core.winners()) if core.is_over else None
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ChickenfootState:
         """Returns a state ``player_id`` cannot tell from this one, with the unseen tiles sampled again.

@@ -142,11 +142,11 @@ def deal(rules: Rules, players: int, seed: int, round_index: int) -> RoundState:
 def _start_round(rules: Rules, hands: list[list[Tile]], yard: list[Tile], center: Tile, first: int) -> RoundState:
     players = len(hands)
     return RoundState(
-        rules=rules,
-        hands=tuple(tuple(hand) for hand in hands),
-        yard=tuple(yard),
-        board=_board(rules, players, [Node(center, None, center.high)]),
-        current_player=first,
+        rules,
+        tuple(tuple(hand) for hand in hands),
+        tuple(yard),
+        _board(rules, players, [Node(center, None, center.high)]),
+        first,
         reserve=_reserve(rules, players),
     )
 
@@ -214,23 +214,8 @@ def _open_nodes(state: RoundState) -> list[int]:
 
 
 def _board(rules: Rules, players: int, nodes: list[Node]) -> Board:
-    """Builds the public :class:`~chickenfoot.Board` for ``nodes``.
-
-    The engine's board also stores, for speed, its open ends by value, a bit per value offered,
-    and the pending node's room; its constructor takes them, so they are worked out here plainly.
-    """
-    pending = _pending(rules, nodes, players)
-    rooms = _rooms(rules, nodes, players)
-    ends = [index for index in range(1, len(nodes)) if rooms[index] > 0 and not nodes[index].tile.is_double]
-    by_value = tuple(tuple(index for index in ends if nodes[index].exposed == value) for value in range(19))
-    values = {nodes[index].exposed for index in ends}
-    return Board(
-        nodes,
-        ends_by_value=by_value,
-        ends_mask=sum(2**value for value in values),
-        pending=pending,
-        missing=0 if pending is None else rooms[pending],
-    )
+    """Builds the public :class:`~chickenfoot.Board` for ``nodes``, on a center taking its arms (OPEN-1)."""
+    return Board(nodes, arms=_capacity(rules, nodes, players, 0))
 
 
 # -- Playing ----------------------------------------------------------------------------------
@@ -297,7 +282,7 @@ def _next_round_state(state: RoundState, move: Move) -> RoundState:
     hands = list(state.hands)
     yard = state.yard
     nodes = list(state.board.nodes)
-    log = ((player, move), state.log)
+    history = (*state.history, (player, move))
     if isinstance(move, Play):
         hand = list(hands[player])
         hand.remove(move.tile)
@@ -307,24 +292,41 @@ def _next_round_state(state: RoundState, move: Move) -> RoundState:
         exposed = matched if move.tile.is_double else move.tile.other(matched)
         nodes.append(Node(move.tile, move.onto, exposed))
         board = _board(state.rules, players, nodes)
-        if not hand:
-            # END-1: a round ends at once when a player plays the last tile of their hand,
-            # even with a foot pending.
-            return RoundState(state.rules, tuple(hands), yard, board, player, state.reserve, None, True, player, log)
+        # END-1: a round ends at once when a player plays the last tile of their hand, even with
+        # a foot pending; the player who went out stays the player to move.
         # TURN-1: turns go 0, 1, ..., n-1, 0, ...; one play per turn; a double earns no extra turn.
-        after = RoundState(state.rules, tuple(hands), yard, board, (player + 1) % players, state.reserve, None, log=log)
-    elif isinstance(move, Draw):
+        after = _state(state, tuple(hands), yard, board, player if not hand else (player + 1) % players, None, history)
+        return _ended(after, went_out=player if not hand else None)
+    if isinstance(move, Draw):
         # DRAW-1: draw yard[0]. Drawing does not end the turn: the drawn tile goes into the hand
         # and is remembered as drawn until the turn ends.
         hands[player] = (*hands[player], yard[0])
-        after = RoundState(state.rules, tuple(hands), yard[1:], state.board, player, state.reserve, yard[0], log=log)
-    else:
-        # TURN-1: a pass ends the turn.
-        after = RoundState(state.rules, state.hands, yard, state.board, (player + 1) % players, state.reserve, log=log)
+        return _ended(_state(state, tuple(hands), yard[1:], state.board, player, yard[0], history), went_out=None)
+    # TURN-1: a pass ends the turn.
+    return _ended(_state(state, state.hands, yard, state.board, (player + 1) % players, None, history), went_out=None)
+
+
+def _state(
+    before: RoundState,
+    hands: tuple[tuple[Tile, ...], ...],
+    yard: tuple[Tile, ...],
+    board: Board,
+    current: int,
+    drawn: Tile | None,
+    history: tuple[tuple[int, Move], ...],
+) -> RoundState:
+    return RoundState(before.rules, hands, yard, board, current, drawn=drawn, reserve=before.reserve, history=history)
+
+
+def _ended(after: RoundState, went_out: int | None) -> RoundState:
+    """Checks that the engine's state ends the round exactly when these rules do (END-1, END-2)."""
     # END-2: checked after every move, a draw included.
-    if _blocked(after) or _foot_unfillable(after):
-        parts = (after.rules, after.hands, after.yard, after.board, after.current_player, after.reserve)
-        return RoundState(*parts, after.drawn, True, None, log)
+    over = went_out is not None or _blocked(after) or _foot_unfillable(after)
+    if after.is_over != over or after.went_out != went_out:
+        raise AssertionError(
+            f"the engine's state is over={after.is_over}, went_out={after.went_out}; "
+            f"the rules say over={over}, went_out={went_out}"
+        )
     return after
 
 
@@ -362,7 +364,7 @@ def round_scores(state: RoundState) -> tuple[int, ...]:
 
     >>> import chickenfoot as cf
     >>> state = deal(cf.Rules.trains(), players=2, seed=0, round_index=0)
-    >>> round_scores(state) == cf.round_scores(state)
+    >>> round_scores(state) == cf.score_round(state)
     True
     """
     # SCORE-1: each player scores the value of the tiles left in hand; who went out scores 0.
@@ -435,8 +437,10 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
     totals = tuple(total + score for total, score in zip(game.totals, scores, strict=True))
     # ROUND-1: one round per double, from N-N down to 0-0.
     if len(results) == game.rules.max_pip + 1:
-        won = winners(game.rules, totals, results)
-        return GameState(game.rules, game.players, game.seed, after, game.round_index, totals, results, won)
+        game_over = GameState(game.rules, game.players, game.seed, after, game.round_index, totals, results)
+        if game_over.winners != winners(game.rules, totals, results):  # the engine's GAME-1, TIE-*
+            raise AssertionError(f"the engine's winners are {game_over.winners}, the rules' {winners(game.rules, totals, results)}")
+        return game_over
     following = deal(game.rules, game.players, game.seed, game.round_index + 1)
     return GameState(game.rules, game.players, game.seed, following, game.round_index + 1, totals, results)
 
