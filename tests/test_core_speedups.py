@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pickle
 import random
-from typing import Any
 
 import attrs
 import pytest
@@ -147,7 +146,9 @@ def test_games_differing_in_one_field_are_unequal(part: str) -> None:
 def test_a_game_is_equal_to_the_one_its_fields_build() -> None:
     game = _played(13, 150)
     assert cf.GameState(**attrs.asdict(game, recurse=False)) == game
-    assert attrs.astuple(game, recurse=False) == tuple(getattr(game, field.name) for field in attrs.fields(cf.GameState))
+    assert attrs.astuple(game, recurse=False) == tuple(
+        getattr(game, field.name) for field in attrs.fields(cf.GameState)
+    )
 
 
 @pytest.mark.parametrize("part", ["rules", "hands", "yard", "board", "current_player", "reserve", "drawn"])
@@ -200,7 +201,7 @@ def test_a_board_refuses_nodes_the_placement_rules_do_not_place() -> None:
     unplaced = next(tile for tile in cf.full_set(9) if tile not in {node.tile for node in board.nodes})
     for part, changed in [("tile", unplaced), ("parent", 1), ("exposed", early.exposed + 1)]:
         nodes = (board.nodes[0], attrs.evolve(early, **{part: changed}), *board.nodes[2:])
-        with pytest.raises(cf.InvalidPositionError, match="^board node 1"):
+        with pytest.raises(cf.InvalidPositionError, match=r"^board node 1"):
             cf.Board(nodes, board.arms)
 
 

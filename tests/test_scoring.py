@@ -13,6 +13,8 @@ from helpers import position
 
 TRAINS = Rules.trains()
 CROSS = Rules.cross()
+
+
 def _final(players: int) -> cf.RoundState:
     """A blocked round of ``players`` players (nothing plays on the center, nothing can be drawn)."""
     return position(TRAINS, ["1-0", "2-0", "3-0", "4-0"][:players], yard="", current=0)

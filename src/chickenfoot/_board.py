@@ -14,7 +14,7 @@ does); a :class:`Board` holds a core :class:`~chickenfoot._core.Layout` and buil
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -34,7 +34,7 @@ TILES = full_set(MAX_SUPPORTED_PIP)
 """Every tile, by its index (the core's tile number)."""
 
 
-def _check_node(node: Node, attribute: attrs.Attribute[object], exposed: object) -> None:
+def _check_node(node: Node, attribute: attrs.Attribute[Any], exposed: Any) -> None:
     if type(node.tile) is not Tile:
         raise TypeError(f"a Node's tile is a chickenfoot.Tile, got {node.tile!r:.40}")
     if node.parent is not None and type(node.parent) is not int:
@@ -112,7 +112,7 @@ class _BoardFields:
 
 @attrs.frozen(init=False, eq=False, slots=False)
 class Board(_BoardFields):
-    """Holds the layout of a round: the placed tiles and the arms the center takes; the open ends and the pending node follow.
+    """Holds the layout of a round: the placed tiles and the center's arms, from which the open ends follow.
 
     Build one from its nodes, in placement order, and the arm count: each node is checked as
     the placement rules place it (PLAY-1, PLAY-2, OPEN-2, OPEN-3, FOOT-1 to FOOT-3), and
@@ -292,7 +292,7 @@ def misfit(board: Board, tile: Tile, onto: NodeIndex) -> IllegalMoveError | None
 
 
 _new = object.__new__
-_set_layout = _BoardFields._layout.__set__  # type: ignore[attr-defined]  # the slot's descriptor
+_set_layout: Callable[[object, Layout], None] = vars(_BoardFields)["_layout"].__set__  # the slot's descriptor
 
 
 def board_of(layout: Layout) -> Board:
@@ -326,7 +326,9 @@ def _layout_of(nodes: Iterable[Node], arms: int) -> Layout:
     for number, node in enumerate(placed[1:], start=1):
         tile, parent = node.tile, node.parent
         if tile in seen:
-            raise InvalidPositionError(f"board node {number}: {tile} is node {seen[tile]} already; each tile is in one place")
+            raise InvalidPositionError(
+                f"board node {number}: {tile} is node {seen[tile]} already; each tile is in one place"
+            )
         seen[tile] = number
         if parent is None or not 0 <= parent < number:
             raise InvalidPositionError(f"board node {number} ({tile}) must name an earlier node as its parent")
@@ -336,5 +338,7 @@ def _layout_of(nodes: Iterable[Node], arms: int) -> Layout:
         board = board_of(board._layout.place(tile.index, parent))
         if board._layout.last.exposed != node.exposed:
             offered = board._layout.last.exposed
-            raise InvalidPositionError(f"board node {number}: {tile} on node {parent} offers {offered}, not {node.exposed}")
+            raise InvalidPositionError(
+                f"board node {number}: {tile} on node {parent} offers {offered}, not {node.exposed}"
+            )
     return board._layout

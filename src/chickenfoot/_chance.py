@@ -278,7 +278,7 @@ class ChanceGame:
     # -- views ---------------------------------------------------------------------------------
 
     def game_state(self) -> GameState:
-        """Gets the engine's ``GameState`` for the round in play (once dealt: while a deal is in progress there is none)."""
+        """Gets the engine's ``GameState`` for the round in play (none while a deal is in progress)."""
         state = self.round
         if state is None:
             raise RuntimeError("no round is in play while a deal is in progress: see view()")

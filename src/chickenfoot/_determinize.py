@@ -69,6 +69,7 @@ from ._board import Board, board_of
 from ._core import DRAW, NONE, PASS, replaced, round_on, start_layout
 from ._errors import InvalidRecordError
 from ._moves import Draw, Pass, Play
+from ._outcome import Outcome
 from ._sampling import (
     History,
     Slots,
@@ -81,7 +82,6 @@ from ._sampling import (
     weighted_sample,
 )
 from ._state import GameState, RoundResult, RoundState, round_of, settings_for
-from ._outcome import Outcome
 from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
 

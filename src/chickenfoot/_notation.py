@@ -200,7 +200,7 @@ def _int(text: str, what: str) -> int:
 
 
 def build_board(nodes: list[tuple[Tile, int | None]], arms: int, max_pip: int) -> Board:
-    """Rebuilds a board by placing ``nodes`` in order on a center taking ``arms`` arms, refusing any that does not fit."""
+    """Rebuilds a board by placing ``nodes`` in order on a center of ``arms`` arms, refusing any that does not fit."""
     if not nodes or nodes[0][1] is not None:
         raise InvalidRecordError("the board must start with its center, which has no parent")
     # Refuse impossible boards before building anything: every tile at most once (SET-1).
@@ -214,7 +214,9 @@ def build_board(nodes: list[tuple[Tile, int | None]], arms: int, max_pip: int) -
     seen = {nodes[0][0]: 0}
     for number, (tile, parent) in enumerate(nodes[1:], start=1):
         if tile in seen:
-            raise InvalidRecordError(f"board node {number}: {tile} is node {seen[tile]} already; each tile is in one place")
+            raise InvalidRecordError(
+                f"board node {number}: {tile} is node {seen[tile]} already; each tile is in one place"
+            )
         seen[tile] = number
         if parent is None or not 0 <= parent < number:
             raise InvalidRecordError(f"board node {number} ({tile}) must name an earlier node as its parent")

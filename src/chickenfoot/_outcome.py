@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 import attrs
 
@@ -30,7 +31,7 @@ class Termination(enum.Enum):
     """ROUND-1, GAME-1: a game's last round was scored (a game ends no other way)."""
 
 
-def _check_winners(outcome: Outcome, attribute: attrs.Attribute[object], winners: tuple[int, ...]) -> None:
+def _check_winners(outcome: Outcome, attribute: attrs.Attribute[Any], winners: Any) -> None:
     if type(outcome.termination) is not Termination:
         raise TypeError(f"an Outcome's termination is a Termination, got {outcome.termination!r:.40}")
     if type(winners) is not tuple or not all(type(seat) is int and seat >= 0 for seat in winners):

@@ -38,9 +38,8 @@ from typing import Any, TypeVar, overload
 import attrs
 
 from ._engine import apply, new_game
-from ._errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError
+from ._errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRecordError, RulesError
 from ._moves import Draw, Move, Pass, Play, parse_move
-from ._errors import InvalidPositionError
 from ._notation import build_board, read_round
 from ._outcome import Outcome, Termination
 from ._rules import MAX_PLAYERS, MAX_SEED, Rules, check_seed, max_game_moves, max_round_moves
@@ -83,7 +82,9 @@ def _bounded_int(text: str) -> int:
     # Python refuses to convert more than 4,300 digits; the readers refuse far fewer, and say so.
     digits = len(text) - text.startswith("-")
     if digits > MAX_DIGITS:
-        raise InvalidRecordError(f"a number of {digits:,} digits: the readers take whole numbers of at most {MAX_DIGITS}")
+        raise InvalidRecordError(
+            f"a number of {digits:,} digits: the readers take whole numbers of at most {MAX_DIGITS}"
+        )
     return int(text)
 
 
@@ -477,7 +478,9 @@ def _read_round(reader: _Reader, rules: Rules, strict: bool) -> RoundState:
     else:
         marked = None
     try:
-        state = read_round(rules, hands, yard, board, current, drawn, reserve, tuple(history), marked, went_out, strict=strict)
+        state = read_round(
+            rules, hands, yard, board, current, drawn, reserve, tuple(history), marked, went_out, strict=strict
+        )
     except InvalidRecordError as error:
         raise reader.fail(str(error)) from None
     if "outcome" in fields and outcome != state.outcome:
@@ -582,7 +585,9 @@ def _check_game(
     if results and len(results) == rules.rounds and round_ != results[-1].final:
         raise fields["round"].fail("once the game is over, the round is the last round's final state")
     if winners and winners != decide_winners(rules, totals, results):
-        raise fields["winners"].fail(f"the winners must be {list(decide_winners(rules, totals, results))} (GAME-1, TIE-*)")
+        raise fields["winners"].fail(
+            f"the winners must be {list(decide_winners(rules, totals, results))} (GAME-1, TIE-*)"
+        )
 
 
 def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:

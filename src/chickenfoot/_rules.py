@@ -141,7 +141,9 @@ class Rules:
 
     def __attrs_post_init__(self) -> None:
         if type(self.max_pip) is not int:
-            raise TypeError(f"max_pip must be one of {', '.join(map(str, SUPPORTED_SETS))} (an int), got {self.max_pip!r:.40}")
+            raise TypeError(
+                f"max_pip must be one of {', '.join(map(str, SUPPORTED_SETS))} (an int), got {self.max_pip!r:.40}"
+            )
         if self.max_pip not in SUPPORTED_SETS:
             raise RulesError(
                 f"max_pip must be one of {', '.join(map(str, SUPPORTED_SETS))} (a double-N set), got {self.max_pip!r}"
@@ -277,7 +279,10 @@ class Rules:
         return tile.high + tile.low
 
     def check_players(self, players: int) -> None:
-        """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1); :class:`TypeError` for a non-int."""
+        """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1).
+
+        A count that is not an int raises :class:`TypeError`.
+        """
         if type(players) is not int:
             raise TypeError(f"players must be an int, 2 or more; got {players!r:.40} ({type(players).__name__})")
         if not 2 <= players <= MAX_PLAYERS:

@@ -14,7 +14,7 @@ only ever makes well-formed states, builds its views straight from the core (:fu
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
@@ -455,7 +455,7 @@ def _final_outcome(result: RoundResult) -> Outcome:
     return outcome
 
 
-def _check_result(result: RoundResult, attribute: attrs.Attribute[object], outcome: Outcome) -> None:
+def _check_result(result: RoundResult, attribute: attrs.Attribute[Any], outcome: Any) -> None:
     if type(result.double) is not int or not 0 <= result.double <= _core.MAX_PIP:
         raise TypeError(f"a RoundResult's double is a pip value (an int), got {result.double!r:.40}")
     if type(result.scores) is not tuple or not all(type(score) is int for score in result.scores):
@@ -712,8 +712,8 @@ class GameState(_GameFields):
 # -- the engine's views: a core round shown as it is, without the constructors' checks -------
 
 _new = object.__new__
-_set_round = _RoundFields._round.__set__  # type: ignore[attr-defined]  # the slot's descriptor
-_set_game = _GameFields._round.__set__  # type: ignore[attr-defined]
+_set_round: Callable[[object, Round], None] = vars(_RoundFields)["_round"].__set__  # the slot's descriptor
+_set_game: Callable[[object, Round], None] = vars(_GameFields)["_round"].__set__
 
 
 def round_of(core: Round) -> RoundState:

@@ -61,16 +61,22 @@ def problems(state: RoundState) -> list[tuple[Problem, str]]:
     if board.arms != arms:
         found.append((Problem.ARMS, f"the center takes {board.arms} arms, but these rules give it {arms} (OPEN-1)"))
     if reserve != rules.reserve_for(players):
-        found.append((Problem.RESERVE, f"the reserve is {reserve}, but these rules keep {rules.reserve_for(players)} (YARD-1)"))
+        found.append(
+            (Problem.RESERVE, f"the reserve is {reserve}, but these rules keep {rules.reserve_for(players)} (YARD-1)")
+        )
     dealt = rules.hand_size_for(players)
     # The yard as dealt; a cross deal may then lose tiles to setup draws (DEAL-B2), a trains deal
     # sets the center aside first (DEAL-A2), and play only ever draws the yard down.
     dealt_yard = rules.set_size - players * dealt - (1 if rules.deal == "trains" else 0)
     drawn = dealt_yard - len(yard)
     if drawn < 0:
-        found.append((Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, more than the {dealt_yard} these rules deal"))
+        found.append(
+            (Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, more than the {dealt_yard} these rules deal")
+        )
     elif rules.deal == "trains" and len(yard) < reserve:
-        found.append((Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, fewer than the reserve of {reserve} (YARD-1)"))
+        found.append(
+            (Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, fewer than the reserve of {reserve} (YARD-1)")
+        )
     gained = sum(max(0, len(hand) - dealt) for hand in hands)
     if gained > max(drawn, 0):
         found.append(
@@ -97,7 +103,10 @@ def problems(state: RoundState) -> list[tuple[Problem, str]]:
             )
     if state.went_out is not None and current != state.went_out:
         found.append(
-            (Problem.TURN, f"player {state.went_out} went out, so the player to move must be {state.went_out}, not {current}")
+            (
+                Problem.TURN,
+                f"player {state.went_out} went out, so the player to move must be {state.went_out}, not {current}",
+            )
         )
     history = state.history
     if history and not state.is_over:

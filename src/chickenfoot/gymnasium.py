@@ -66,14 +66,14 @@ try:
 except ModuleNotFoundError as error:  # an optional extra
     raise needs(__name__, error, "gymnasium") from error
 
-from . import actions
 import attrs
 
+from . import actions
 from ._engine import apply, new_game
 from ._errors import IllegalMoveError
+from ._outcome import Outcome, Termination
 from ._rules import Rules
 from ._scoring import decide_winners, win_utilities, worst_total
-from ._outcome import Outcome, Termination
 from ._state import GameState
 from ._views import observe
 from .bots import Bot, make_bot

@@ -439,7 +439,9 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
     if len(results) == game.rules.max_pip + 1:
         game_over = GameState(game.rules, game.players, game.seed, after, game.round_index, totals, results)
         if game_over.winners != winners(game.rules, totals, results):  # the engine's GAME-1, TIE-*
-            raise AssertionError(f"the engine's winners are {game_over.winners}, the rules' {winners(game.rules, totals, results)}")
+            raise AssertionError(
+                f"the engine's winners are {game_over.winners}, the rules' {winners(game.rules, totals, results)}"
+            )
         return game_over
     following = deal(game.rules, game.players, game.seed, game.round_index + 1)
     return GameState(game.rules, game.players, game.seed, following, game.round_index + 1, totals, results)
