@@ -287,3 +287,30 @@ def test_replay_pauses_between_steps_and_stops_on_q(
     assert code == 0
     assert "Round 1:" in out
     assert "Round 2:" not in out
+
+
+def test_simulate_says_how_each_round_ended_as_its_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    # Random play under the variant: feet that can no longer be filled end most rounds of seed 0.
+    rule = "unfillable_foot_ends_round=true"
+    code, out, _ = run(capsys, "simulate", "--players", "2", "--seed", "0", "--bots", "random", "--rule", rule)
+    assert code == 0
+    game = cf.new_game(cf.Rules.trains(unfillable_foot_ends_round=True), players=2, seed=0)
+    from chickenfoot.tournament import _derive
+
+    bots = [cf.bots.RandomBot(seed=_derive(0, "simulate", seat)) for seat in range(2)]
+    while not game.is_over:
+        player = game.round.current_player
+        game = cf.apply(game, bots[player](cf.observe(game, player)))
+    titles = re.findall(r"Round \d+: \d+-\d+, ([^─]*?) ─", out)
+    assert len(titles) == len(game.results) == 10
+    seen = set()
+    for title, result in zip(titles, game.results, strict=True):
+        termination = result.outcome.termination
+        seen.add(termination)
+        if termination is cf.Termination.WENT_OUT:
+            assert title == f"P{result.went_out} random went out"
+        else:
+            assert termination is cf.Termination.UNFILLABLE_FOOT
+            foot = result.final.board.node(result.final.board.pending or 0).tile
+            assert title == f"the chicken foot on {foot} could no longer be filled"
+    assert seen == {cf.Termination.WENT_OUT, cf.Termination.UNFILLABLE_FOOT}

@@ -109,7 +109,8 @@ class InvalidRecordError(ValueError):
 
     The message names what is wrong (a missing field, a tile held twice, a tile that does not
     fit the node it is placed on, an unsupported version, a number past the readers' limits) and
-    where. Nothing else escapes the readers: no ``KeyError``, ``TypeError`` or ``IndexError``.
+    where. Whatever text they are given, nothing else escapes the readers: no ``KeyError``,
+    ``TypeError`` or ``IndexError`` (passing them something that is not text is a ``TypeError``).
 
     >>> import chickenfoot as cf
     >>> cf.from_json("[]")

@@ -279,7 +279,7 @@ def parse_position(text: str, *, strict: bool = False) -> RoundState:
     chickenfoot.InvalidRecordError: a position has 8 fields (rules turn drawn ... status), got 5
     """
     if not isinstance(text, str):
-        raise InvalidRecordError(f"a position is text, got {type(text).__name__}")
+        raise TypeError(f"parse_position reads text, got {type(text).__name__}")
     if len(text) > _MAX_TEXT:
         raise InvalidRecordError(f"a position is at most {_MAX_TEXT} characters, got {len(text)}")
     if not text.isascii():

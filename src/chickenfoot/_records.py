@@ -684,7 +684,7 @@ def from_json(text: str | bytes, kind: type[Any] | None = None, *, strict: bool 
     chickenfoot.InvalidRecordError: $.version: this library reads versions 1 and 2, got 7
     """
     if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
+        raise TypeError(f"from_json reads JSON text (str or bytes), got {type(text).__name__}")
     if strict is not None and type(strict) is not bool:
         raise TypeError(f"strict is True, False or None (the document's default), got {strict!r:.40}")
     if len(text) > MAX_DOCUMENT:

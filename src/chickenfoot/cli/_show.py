@@ -8,6 +8,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .._outcome import Termination
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import Tile
 from ..render import render_text
@@ -21,9 +22,14 @@ def tiles_text(tiles: Sequence[Tile]) -> str:
 
 
 def ending(result: RoundResult, names: Sequence[str]) -> str:
-    """Says how a round ended: ``P2 greedy went out``."""
-    if result.went_out is not None:
-        return f"P{result.went_out} {names[result.went_out]} went out"
+    """Says how a round ended (its :class:`~chickenfoot.Outcome`): ``P2 greedy went out``."""
+    outcome = result.outcome
+    if outcome.termination is Termination.WENT_OUT:
+        return f"P{outcome.winners[0]} {names[outcome.winners[0]]} went out"
+    if outcome.termination is Termination.UNFILLABLE_FOOT:
+        foot = result.final.board.pending
+        where = "" if foot is None else f" on {result.final.board.node(foot).tile}"
+        return f"the chicken foot{where} could no longer be filled"
     return "blocked: nobody could play or draw"
 
 
