@@ -57,6 +57,7 @@ def problems(state: RoundState) -> list[tuple[Problem, str]]:
         rules.check_players(players)
     except RulesError as error:
         found.append((Problem.PLAYERS, f"{players} hands: {error}"))
+    dealt = not found
     arms = rules.arms_for(players)
     if board.arms != arms:
         found.append((Problem.ARMS, f"the center takes {board.arms} arms, but these rules give it {arms} (OPEN-1)"))
@@ -64,28 +65,8 @@ def problems(state: RoundState) -> list[tuple[Problem, str]]:
         found.append(
             (Problem.RESERVE, f"the reserve is {reserve}, but these rules keep {rules.reserve_for(players)} (YARD-1)")
         )
-    dealt = rules.hand_size_for(players)
-    # The yard as dealt; a cross deal may then lose tiles to setup draws (DEAL-B2), a trains deal
-    # sets the center aside first (DEAL-A2), and play only ever draws the yard down.
-    dealt_yard = rules.set_size - players * dealt - (1 if rules.deal == "trains" else 0)
-    drawn = dealt_yard - len(yard)
-    if drawn < 0:
-        found.append(
-            (Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, more than the {dealt_yard} these rules deal")
-        )
-    elif rules.deal == "trains" and len(yard) < reserve:
-        found.append(
-            (Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, fewer than the reserve of {reserve} (YARD-1)")
-        )
-    gained = sum(max(0, len(hand) - dealt) for hand in hands)
-    if gained > max(drawn, 0):
-        found.append(
-            (
-                Problem.HAND_SIZES,
-                f"hands of {[len(hand) for hand in hands]} tiles need {gained} or more draws beyond a deal of {dealt} "
-                f"each, but only {max(drawn, 0)} tiles have left the yard",
-            )
-        )
+    if dealt:  # these players can be dealt: check the yard and hands a deal leaves them
+        found += _size_problems(state)
     empty = [seat for seat, hand in enumerate(hands) if not hand]
     if len(empty) > 1:
         found.append((Problem.EMPTY_HANDS, f"players {empty} hold no tiles: only the player who went out can (END-1)"))
@@ -118,6 +99,36 @@ def problems(state: RoundState) -> list[tuple[Problem, str]]:
         wrong = _history_problem(state)
         if wrong is not None:
             found.append((Problem.HISTORY, wrong))
+    return found
+
+
+def _size_problems(state: RoundState) -> list[tuple[Problem, str]]:
+    """Checks the yard and hand sizes against a deal and the draws since (DEAL-A2, DEAL-A3, DEAL-B1, YARD-1)."""
+    found: list[tuple[Problem, str]] = []
+    rules, hands, yard, reserve = state.rules, state.hands, state.yard, state.reserve
+    players = len(hands)
+    dealt = rules.hand_size_for(players)
+    # The yard as dealt; a cross deal may then lose tiles to setup draws (DEAL-B2), a trains deal
+    # sets the center aside first (DEAL-A2), and play only ever draws the yard down.
+    dealt_yard = rules.set_size - players * dealt - (1 if rules.deal == "trains" else 0)
+    drawn = dealt_yard - len(yard)
+    if drawn < 0:
+        found.append(
+            (Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, more than the {dealt_yard} these rules deal")
+        )
+    elif rules.deal == "trains" and len(yard) < reserve:
+        found.append(
+            (Problem.YARD_SIZE, f"the yard has {len(yard)} tiles, fewer than the reserve of {reserve} (YARD-1)")
+        )
+    gained = sum(max(0, len(hand) - dealt) for hand in hands)
+    if gained > max(drawn, 0):
+        found.append(
+            (
+                Problem.HAND_SIZES,
+                f"hands of {[len(hand) for hand in hands]} tiles need {gained} or more draws beyond a deal of {dealt} "
+                f"each, but only {max(drawn, 0)} tiles have left the yard",
+            )
+        )
     return found
 
 
