@@ -136,9 +136,7 @@ PROBLEMS: dict[cf.Problem, Callable[[], cf.RoundState]] = {
     cf.Problem.ARMS: lambda: attrs.evolve(DEALT, board=cf.Board.start(T(9, 9), arms=3)),
     cf.Problem.RESERVE: lambda: attrs.evolve(DEALT, reserve=1),
     cf.Problem.YARD_SIZE: lambda: _moved(DEALT, (DEALT.hands[0][1:], DEALT.hands[1]), DEALT.yard + DEALT.hands[0][:1]),
-    cf.Problem.HAND_SIZES: lambda: _moved(
-        DEALT, (DEALT.hands[0] + DEALT.hands[1][:1], DEALT.hands[1][1:]), DEALT.yard
-    ),
+    cf.Problem.HAND_SIZES: lambda: _moved(DEALT, (DEALT.hands[0] + DEALT.hands[1][:1], DEALT.hands[1][1:]), DEALT.yard),
     cf.Problem.EMPTY_HANDS: _two_empty_hands,
     cf.Problem.DRAWN: _drawn_beside_a_play,
     cf.Problem.TURN: _out_but_not_to_move,
@@ -191,7 +189,10 @@ MALFORMED: dict[str, tuple[dict[str, object], str]] = {
     "a drawn tile not held": (_parts(drawn=DEALT.yard[0]), r"the drawn tile .* is not in the hand of player"),
     "a negative reserve": (_parts(reserve=-1), r"the reserve is a whole number from 0"),
     "a history by no seat": (_parts(history=[(5, cf.Draw())]), r"the player of history entry 1 must be a seat"),
-    "a history play off the board": (_parts(history=[(0, cf.Play(T(9, 5), 3))]), r"names a node the board does not have"),
+    "a history play off the board": (
+        _parts(history=[(0, cf.Play(T(9, 5), 3))]),
+        r"names a node the board does not have",
+    ),
 }
 
 

@@ -227,6 +227,13 @@ def build_board(nodes: list[tuple[Tile, int | None]], arms: int, max_pip: int) -
     return board
 
 
+def _marked(termination: Termination, went_out: int | None) -> str:
+    """Says how a document marks a round's end, as its outcome would (which it may not be)."""
+    if termination is Termination.WENT_OUT and went_out is not None:
+        return str(Outcome(termination, (went_out,)))
+    return str(Outcome(termination, ())) if termination is not Termination.WENT_OUT else "someone went out"
+
+
 def read_round(
     rules: Rules,
     hands: tuple[tuple[Tile, ...], ...],
@@ -255,7 +262,7 @@ def read_round(
     if marked is Termination.BLOCKED and actual is Termination.UNFILLABLE_FOOT:
         marked = actual  # as written before the two were told apart
     if marked is not actual or state.went_out != went_out:
-        said = "in play" if marked is None else f"over: {Outcome(marked, () if went_out is None else (went_out,))}"
+        said = "in play" if marked is None else f"over: {_marked(marked, went_out)}"
         real = "in play" if outcome is None else f"over: {outcome}"
         rule = "END-1" if Termination.WENT_OUT in (marked, actual) else "END-2"
         raise InvalidRecordError(f"the round is marked {said}, but the position is {real} ({rule})")

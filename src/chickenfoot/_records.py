@@ -471,6 +471,8 @@ def _read_round(reader: _Reader, rules: Rules, strict: bool) -> RoundState:
             raise turn.fail("a history entry is [player, move]")
         history.append((pair[0].integer(0, players - 1), pair[1].move()))
     outcome = _read_outcome(fields["outcome"], players) if "outcome" in fields else None
+    if "outcome" in fields and ((outcome is None) == is_over or (outcome is not None and outcome.winner != went_out)):
+        raise fields["outcome"].fail(f"the outcome {outcome} disagrees with is_over {is_over} and went_out {went_out}")
     if went_out is not None:
         marked: Termination | None = Termination.WENT_OUT
     elif is_over:

@@ -51,7 +51,7 @@ class Problem(enum.Enum):
 def problems(state: RoundState) -> list[tuple[Problem, str]]:
     """Lists every :class:`Problem` of ``state``, each with a message saying what is wrong, in the enum's order."""
     found: list[tuple[Problem, str]] = []
-    rules, hands, yard, board, reserve = state.rules, state.hands, state.yard, state.board, state.reserve
+    rules, hands, _yard, board, reserve = state.rules, state.hands, state.yard, state.board, state.reserve
     players = len(hands)
     try:
         rules.check_players(players)
