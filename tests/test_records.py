@@ -107,15 +107,32 @@ def test_a_record_names_its_players_like_pgn_headers() -> None:
     [
         ({"names": ("a",)}, "names every seat or none: 1 names for 2 players"),
         ({"names": ("a", "")}, "names must be text"),
-        ({"names": ["a", "b"]}, "names must be a tuple of str"),
         ({"date": "1 Dec 2026"}, "date is written YYYY-MM-DD"),
-        ({"event": 7}, "event must be text"),
         ({"names": ("a", "b"), "version": 1}, "version 1 records carry no headers"),
     ],
 )
 def test_bad_headers_are_refused(headers: dict[str, object], message: str) -> None:
     with pytest.raises(cf.InvalidRecordError, match=message):
         cf.GameRecord(cf.Rules.trains(), 2, 0, (), **headers)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"names": ["a", "b"]}, "names must be a tuple of str"),
+        ({"event": 7}, "event is text"),
+        ({"names": ("a", 2)}, "names is text"),
+        ({"rules": "trains"}, "rules must be a chickenfoot.Rules"),
+        ({"players": 2.0}, "players must be an int"),
+        ({"seed": "0"}, "a seed is a whole number"),
+        ({"moves": [cf.Draw()]}, "moves must be a tuple of Play, Draw and Pass"),
+        ({"version": "2"}, "version must be a whole number"),
+    ],
+)
+def test_record_fields_of_the_wrong_type_are_type_errors(fields: dict[str, object], message: str) -> None:
+    parts: dict[str, object] = {"rules": cf.Rules.trains(), "players": 2, "seed": 0, "moves": (), **fields}
+    with pytest.raises(TypeError, match=message):
+        cf.GameRecord(**parts)  # type: ignore[arg-type]
 
 
 def test_a_result_that_is_not_how_the_moves_end_is_refused() -> None:

@@ -89,7 +89,9 @@ def _bounded_int(text: str) -> int:
 
 
 def _check_header(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if value is not None and (type(value) is not str or not value.strip() or len(value) > 200):
+    if value is not None and type(value) is not str:
+        raise TypeError(f"a record's {attribute.name} is text (a str) or None, got {value!r:.40}")
+    if value is not None and (not value.strip() or len(value) > 200):
         raise InvalidRecordError(f"a record's {attribute.name} must be text of 1 to 200 characters, got {value!r:.40}")
 
 
@@ -104,7 +106,7 @@ def _check_date(record: object, attribute: attrs.Attribute[Any], value: object) 
 
 def _check_names(record: Any, attribute: attrs.Attribute[Any], value: object) -> None:
     if type(value) is not tuple:
-        raise InvalidRecordError(f"a record's names must be a tuple of str, got {type(value).__name__}")
+        raise TypeError(f"a record's names must be a tuple of str, got {type(value).__name__}")
     for name in value:
         _check_header(record, attribute, name)
     if value and len(value) != record.players:
@@ -145,22 +147,22 @@ class GameRecord:
     win), or ``"*"`` while unfinished; :meth:`from_game` writes it and :func:`replay` checks it."""
 
     def __attrs_post_init__(self) -> None:
-        # A record is read from outside more often than built by the engine: check its fields
-        # here, so replay() and to_json() meet only documented errors.
+        # Check the fields here, so replay() and to_json() meet only documented errors: a field
+        # of the wrong type is a TypeError, a setup that cannot be played an InvalidRecordError.
         if not isinstance(self.rules, Rules):
-            raise InvalidRecordError(f"a record's rules must be a chickenfoot.Rules, got {type(self.rules).__name__}")
+            raise TypeError(f"a record's rules must be a chickenfoot.Rules, got {type(self.rules).__name__}")
         try:
             self.rules.check_players(self.players)
             check_seed(self.seed)
         except RulesError as error:
             raise InvalidRecordError(f"the record's setup cannot be dealt: {error}") from None
         if type(self.moves) is not tuple or not all(type(move) in (Play, Draw, Pass) for move in self.moves):
-            raise InvalidRecordError("a record's moves must be a tuple of Play, Draw and Pass")
+            raise TypeError("a record's moves must be a tuple of Play, Draw and Pass")
         bound = max_game_moves(self.rules, self.players)
         if len(self.moves) > bound:
             raise InvalidRecordError(f"a game under these rules has at most {bound:,} moves, got {len(self.moves):,}")
         if type(self.version) is not int:
-            raise InvalidRecordError(f"a record's version must be a whole number, got {self.version!r:.40}")
+            raise TypeError(f"a record's version must be a whole number (an int), got {self.version!r:.40}")
 
     @classmethod
     def from_game(
