@@ -258,9 +258,9 @@ ENTRY_POINTS: dict[str, tuple[Callable[..., object], int, tuple[type[Exception],
     "determinize": (lambda view: cf.determinize(view, random.Random(1)), 1, ()),
     "Outcome": (cf.Outcome, 2, (cf.InvalidPositionError,)),
 }
+STATE_FIELDS = ["rules", "hands", "yard", "board", "current_player", "drawn", "reserve", "history", "players", "seed"]
 FIELD_NAMES = st.sampled_from(
-    ["rules", "hands", "yard", "board", "current_player", "drawn", "reserve", "history", "players", "seed"]
-    + ["round", "round_index", "totals", "results", "max_pip", "deal", "hand_size", "center_arms", "tie_break"]
+    [*STATE_FIELDS, "round", "round_index", "totals", "results", "max_pip", "deal", "hand_size", "tie_break"]
 )
 
 
