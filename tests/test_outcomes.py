@@ -239,3 +239,25 @@ def test_openspiel_states_tell_each_rounds_outcome_and_the_games() -> None:
     assert state.outcome() == cf.Outcome(cf.Termination.LAST_ROUND, tuple(state.core.winners()))
     assert f"{outcomes[0]}; scores" in state.information_state_string(0)
     assert attrs.has(type(state.outcome()))
+
+
+@pytest.mark.rule("END-2")
+def test_end_2_a_round_blocked_as_dealt_ends_at_once_and_is_scored_as_dealt() -> None:
+    # One tile each and every other tile kept back: no hand may hold a tile carrying the center's value.
+    rules = cf.Rules.trains(hand_size=1, reserve=52)
+    game = cf.new_game(rules, 2, seed=1)
+    assert [str(result.outcome) for result in game.results] == ["blocked", "blocked"]
+    assert game.round_index == 2
+    for number, result in enumerate(game.results):
+        dealt = cf.deal_round(rules, 2, 1, number)
+        assert dealt.outcome == cf.Outcome(cf.Termination.BLOCKED, ())
+        assert result.final == dealt
+        assert result.final.history == ()  # nobody moved
+        assert attrs.evolve(dealt) == dealt  # the position says it is over, however it is built
+    from chickenfoot import reference
+
+    assert reference.new_game(rules, 2, seed=1) == game
+    whole = cf.new_game(rules, 2, seed=3)  # every round is blocked as dealt: over before a move
+    assert whole.is_over
+    assert cf.legal_moves(whole) == ()
+    assert cf.replay(cf.GameRecord.from_game(whole))[-1] == whole

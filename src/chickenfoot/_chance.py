@@ -236,8 +236,9 @@ class ChanceGame:
         self._open(center, first=(holder + 1) % players)  # DEAL-B3
 
     def _open(self, center: Tile, first: PlayerIndex) -> None:
-        self.round = open_round(self.rules, self.hands, sorted(self.pool), center, first)
+        state = open_round(self.rules, self.hands, sorted(self.pool), center, first)
         self.hands, self.pool, self.setup_seat = [], [], None
+        self._advance(state)  # a round blocked as dealt (contrived options only) ends at once (END-2)
 
     # -- players ------------------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
         raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
     check_seed(seed)  # an int (TypeError), of at most 256 bits (RulesError)
     deal = deal_for(rules, players)
-    return game_of(deal.deal(seed, 0, Game(deal, seed, 0, (0,) * players, (), ())))
+    return _settled(deal.deal(seed, 0, Game(deal, seed, 0, (0,) * players, (), ())))
 
 
 # -- move generation ------------------------------------------------------------------------
@@ -141,21 +141,31 @@ def _apply_game(core: Round, move: Move, after: Round | None) -> GameState:
         if game.is_over() and type(move) in (Play, Draw, Pass):
             raise IllegalMoveError("the game is over: no more moves", "ROUND-1")
         after = core.after(_checked_code(core, move))
-    if not after.over:
-        return game_of(after)
-    # The round ended: score it (SCORE-1), add up (GAME-1), then deal the next round (ROUND-1).
-    final = round_of(after)
-    result, totals = close_round(game.totals, final)
-    results = (*game.results, result)
-    deal = game.deal
-    rules: Rules = deal.settings.public
-    if len(results) == deal.settings.rounds:  # ROUND-1: that was the last round
-        over = Game(deal, game.seed, game.round_index, totals, results, decide_winners(rules, totals, results))
-        last = after.with_game(over)
-        last.public().state = final
-        return game_of(last)
-    index = game.round_index + 1
-    return game_of(deal.deal(game.seed, index, Game(deal, game.seed, index, totals, results, ())))
+    return _settled(after)
+
+
+def _settled(core: Round) -> GameState:
+    """Gets the game showing the core round ``core``, closing it first if it is over.
+
+    A round that ended is scored (SCORE-1) and added up (GAME-1), and the next is dealt
+    (ROUND-1); a round dealt blocked (END-2, with contrived options only) ends as it is dealt.
+    """
+    while core.over:
+        game = core.setup.game
+        assert game is not None  # the round of a GameState
+        final = round_of(core)
+        result, totals = close_round(game.totals, final)
+        results = (*game.results, result)
+        deal = game.deal
+        rules: Rules = deal.settings.public
+        if len(results) == deal.settings.rounds:  # ROUND-1: that was the last round
+            over = Game(deal, game.seed, game.round_index, totals, results, decide_winners(rules, totals, results))
+            last = core.with_game(over)
+            last.public().state = final
+            return game_of(last)
+        index = game.round_index + 1
+        core = deal.deal(game.seed, index, Game(deal, game.seed, index, totals, results, ()))
+    return game_of(core)
 
 
 @overload

@@ -141,7 +141,7 @@ def deal(rules: Rules, players: int, seed: int, round_index: int) -> RoundState:
 
 def _start_round(rules: Rules, hands: list[list[Tile]], yard: list[Tile], center: Tile, first: int) -> RoundState:
     players = len(hands)
-    return RoundState(
+    dealt = RoundState(
         rules,
         tuple(tuple(hand) for hand in hands),
         tuple(yard),
@@ -149,6 +149,7 @@ def _start_round(rules: Rules, hands: list[list[Tile]], yard: list[Tile], center
         first,
         reserve=_reserve(rules, players),
     )
+    return _ended(dealt, went_out=None)  # END-2: a round can be blocked as dealt (with contrived options)
 
 
 def _reserve(rules: Rules, players: int) -> int:
@@ -168,7 +169,9 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
     0
     """
     first = deal(rules, players, seed, 0)
-    return GameState(rules=rules, players=players, seed=seed, round=first, round_index=0, totals=(0,) * players)
+    return _closed(
+        GameState(rules=rules, players=players, seed=seed, round=first, round_index=0, totals=(0,) * players)
+    )
 
 
 # -- The board --------------------------------------------------------------------------------
@@ -428,8 +431,18 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
         raise IllegalMoveError("the game is over: no more moves")
     game = state
     after = apply(game.round, move)
-    if not after.is_over:
-        return GameState(game.rules, game.players, game.seed, after, game.round_index, game.totals, game.results)
+    return _closed(GameState(game.rules, game.players, game.seed, after, game.round_index, game.totals, game.results))
+
+
+def _closed(game: GameState) -> GameState:
+    """Scores the round in play if it is over and deals the next, until a round is in play or the game is over."""
+    while not game.is_over and game.round.is_over:
+        game = _next_round(game, game.round)
+    return game
+
+
+def _next_round(game: GameState, after: RoundState) -> GameState:
+    # END-2: a round that is over as dealt (only contrived options deal one) ends at once too.
     # SCORE-1 and GAME-1: the round is scored and the scores add up.
     scores = round_scores(after)
     result = RoundResult(double=after.board.nodes[0].tile.high, scores=scores, went_out=after.went_out, final=after)
