@@ -136,12 +136,19 @@ def test_the_outcome_is_written_in_json_and_the_notation(
         old = cf.position(final).rsplit(" ", 1)[0] + " blocked"
         assert cf.parse_position(old) == final
     lied = {**data, "outcome": {"termination": "went_out", "winners": [1 - (final.went_out or 0)]}}
-    with pytest.raises(cf.InvalidRecordError, match=r"^\$.outcome: the outcome P\d went out disagrees with is_over"):
+    with pytest.raises(
+        cf.InvalidRecordError, match=rf"^\$.outcome: the outcome P\d went out is not the round's, {final.outcome}$"
+    ):
+        cf.from_json(json.dumps(lied))
+    lied = {**data, "outcome": None}
+    with pytest.raises(
+        cf.InvalidRecordError, match=rf"^\$.outcome: the outcome in play is not the round's, {final.outcome}$"
+    ):
         cf.from_json(json.dumps(lied))
     if termination is not cf.Termination.WENT_OUT:  # agrees with is_over and went_out, not with the position
         other = "blocked" if termination is cf.Termination.UNFILLABLE_FOOT else "unfillable_foot"
         lied = {**data, "outcome": {"termination": other, "winners": []}}
-        with pytest.raises(cf.InvalidRecordError, match=r"the outcome is not the round's|but the position is over"):
+        with pytest.raises(cf.InvalidRecordError, match=r"the outcome .* is not the round's|but the position is over"):
             cf.from_json(json.dumps(lied))
 
 

@@ -139,16 +139,18 @@ def test_record_reader_refuses_a_record_longer_than_any_game() -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "error", "message"),
     [
-        ((cf.Rules.trains(), 2, 1, None), "moves must be a tuple"),
-        ((cf.Rules.trains(), 2, 10**5000, ()), "at most 256 bits"),
-        ((cf.Rules.trains(), 65, 1, ()), "at most 64"),
-        ((None, 2, 1, ()), "must be a chickenfoot.Rules"),
+        ((cf.Rules.trains(), 2, 1, None), TypeError, "moves must be a tuple"),
+        ((cf.Rules.trains(), 2, 10**5000, ()), cf.InvalidRecordError, "at most 256 bits"),
+        ((cf.Rules.trains(), 65, 1, ()), cf.InvalidRecordError, "at most 64"),
+        ((None, 2, 1, ()), TypeError, "must be a chickenfoot.Rules"),
     ],
 )
-def test_game_record_refuses_bad_fields_with_the_documented_error(args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(cf.InvalidRecordError, match=message):
+def test_game_record_refuses_bad_fields_with_the_documented_error(
+    args: tuple[Any, ...], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
         cf.GameRecord(*args)
 
 

@@ -473,12 +473,14 @@ def _read_round(reader: _Reader, rules: Rules, strict: bool) -> RoundState:
             raise turn.fail("a history entry is [player, move]")
         history.append((pair[0].integer(0, players - 1), pair[1].move()))
     outcome = _read_outcome(fields["outcome"], players) if "outcome" in fields else None
-    if "outcome" in fields and ((outcome is None) == is_over or (outcome is not None and outcome.winner != went_out)):
-        raise fields["outcome"].fail(f"the outcome {outcome} disagrees with is_over {is_over} and went_out {went_out}")
+    # is_over and went_out say whether the round ended and who went out; the outcome, in newer
+    # documents, tells a blocked round from an unfillable foot. Each is checked against the position.
     if went_out is not None:
         marked: Termination | None = Termination.WENT_OUT
+    elif is_over and outcome is not None and outcome.termination is Termination.UNFILLABLE_FOOT:
+        marked = Termination.UNFILLABLE_FOOT
     elif is_over:
-        marked = outcome.termination if outcome is not None else Termination.BLOCKED
+        marked = Termination.BLOCKED
     else:
         marked = None
     try:
@@ -488,7 +490,8 @@ def _read_round(reader: _Reader, rules: Rules, strict: bool) -> RoundState:
     except InvalidRecordError as error:
         raise reader.fail(str(error)) from None
     if "outcome" in fields and outcome != state.outcome:
-        raise fields["outcome"].fail(f"the outcome is not the round's: {state.outcome}")
+        said, real = (str(value) if value is not None else "in play" for value in (outcome, state.outcome))
+        raise fields["outcome"].fail(f"the outcome {said} is not the round's, {real}")
     return state
 
 
