@@ -306,9 +306,9 @@ Log: TypeAlias = "tuple[int, int, int, Any] | None"
 
 ``exposed`` is the value a play's tile offers once placed (:data:`NONE` for a draw or a pass,
 and for the turns of a round built from its parts), so the board can be rebuilt from the
-history. A persistent list, as the public :data:`~chickenfoot.History` is: the rounds after each
-move share the turns before it. (The turns before are a ``Log`` too; mypyc cannot compile that
-recursive alias, so the annotation says ``Any``.)
+history. A persistent list: the rounds after each move share the turns before it (the public
+``RoundState.history`` is read from it, oldest first). (The turns before are a ``Log`` too;
+mypyc cannot compile that recursive alias, so the annotation says ``Any``.)
 """
 
 

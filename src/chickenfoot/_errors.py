@@ -2,7 +2,7 @@
 
 One policy holds at every entry point (docs/api.md, "Errors"): a value of the wrong *type* raises
 :class:`TypeError`; a value of the right type that the library does not accept raises the error
-of its kind below; a reader never raises anything but :class:`InvalidRecordError`.
+of its kind below; a reader given text never raises anything but :class:`InvalidRecordError`.
 """
 
 from __future__ import annotations
