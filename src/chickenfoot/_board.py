@@ -14,7 +14,7 @@ does); a :class:`Board` holds a core :class:`~chickenfoot._core.Layout` and buil
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -26,7 +26,7 @@ from ._moves import NodeIndex
 from ._rules import MAX_ARMS
 from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile, full_set
 
-__all__ = ["FOOT_TOES", "Board", "Node", "board_of", "misfit"]
+__all__ = ["FOOT_TOES", "Board", "Node", "board_of", "misfit", "placed"]
 
 FOOT_TOES = _core.FOOT_TOES  # FOOT-1
 
@@ -194,7 +194,7 @@ class Board(_BoardFields):
         """
         if type(center) is not Tile:
             raise TypeError(f"the center is a chickenfoot.Tile, like Tile(9, 9); got {center!r:.40}")
-        return Board((Node(center, None, center.high),), arms)
+        return placed(center, (), arms)
 
     @property
     def center(self) -> Tile:
@@ -304,27 +304,41 @@ def board_of(layout: Layout) -> Board:
 
 def _layout_of(nodes: Iterable[Node], arms: int) -> Layout:
     """Places ``nodes`` in turn on a center taking ``arms`` arms, refusing the first the placement rules refuse."""
+    if isinstance(nodes, (str, bytes)):
+        raise TypeError("a board's nodes are Node objects, not text: read a position with parse_position")
+    given = tuple(nodes)
+    for node in given:
+        if type(node) is not Node:
+            raise TypeError(f"a board's nodes are chickenfoot.Node objects, got {node!r:.40}")
+    if not given:
+        raise InvalidPositionError("a board holds at least its center")
+    center = given[0]
+    if center.parent is not None or center.exposed != center.tile.high:
+        raise InvalidPositionError(f"the center {center.tile} has no parent and offers {center.tile.high}")
+    layout = placed(center.tile, [(node.tile, node.parent) for node in given[1:]], arms)._layout
+    for number, (node, made) in enumerate(zip(given, layout.nodes(), strict=True)):
+        if made.exposed != node.exposed:
+            raise InvalidPositionError(
+                f"board node {number}: {node.tile} on node {node.parent} offers {made.exposed}, not {node.exposed}"
+            )
+    return layout
+
+
+def placed(center: Tile, placements: Sequence[tuple[Tile, int | None]], arms: int) -> Board:
+    """Lays ``center`` and places each ``(tile, parent)`` in turn, refusing the first the placement rules refuse.
+
+    Raises :class:`~chickenfoot.InvalidPositionError` naming the node and the rule; the readers
+    of positions and JSON build their boards here too.
+    """
     if isinstance(arms, bool) or not isinstance(arms, int):
         raise TypeError(f"arms is an int, the arms the center takes; got {arms!r:.40}")
     if not 1 <= arms <= MAX_ARMS:
         raise InvalidPositionError(f"a center takes 1 to {MAX_ARMS} arms (OPEN-1), got {arms}")
-    if isinstance(nodes, (str, bytes)):
-        raise TypeError("a board's nodes are Node objects, not text: read a position with parse_position")
-    placed = tuple(nodes)
-    for node in placed:
-        if type(node) is not Node:
-            raise TypeError(f"a board's nodes are chickenfoot.Node objects, got {node!r:.40}")
-    if not placed:
-        raise InvalidPositionError("a board holds at least its center")
-    center = placed[0]
-    if not center.tile.is_double:
-        raise InvalidPositionError(f"the center {center.tile} is not a double")
-    if center.parent is not None or center.exposed != center.tile.high:
-        raise InvalidPositionError(f"the center {center.tile} has no parent and offers {center.tile.high}")
-    board = board_of(_core.start_layout(center.tile.index, arms))
-    seen = {center.tile: 0}
-    for number, node in enumerate(placed[1:], start=1):
-        tile, parent = node.tile, node.parent
+    if not center.is_double:
+        raise InvalidPositionError(f"the center {center} is not a double")
+    board = board_of(_core.start_layout(center.index, arms))
+    seen = {center: 0}
+    for number, (tile, parent) in enumerate(placements, start=1):
         if tile in seen:
             raise InvalidPositionError(
                 f"board node {number}: {tile} is node {seen[tile]} already; each tile is in one place"
@@ -336,9 +350,4 @@ def _layout_of(nodes: Iterable[Node], arms: int) -> Layout:
         if refusal is not None:
             raise InvalidPositionError(f"board node {number}: {refusal} ({refusal.rule})")
         board = board_of(board._layout.place(tile.index, parent))
-        if board._layout.last.exposed != node.exposed:
-            offered = board._layout.last.exposed
-            raise InvalidPositionError(
-                f"board node {number}: {tile} on node {parent} offers {offered}, not {node.exposed}"
-            )
-    return board._layout
+    return board

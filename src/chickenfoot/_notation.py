@@ -51,8 +51,8 @@ import string
 
 import attrs
 
-from ._board import Board
-from ._errors import IllegalMoveError, InvalidPositionError, InvalidRecordError, RulesError
+from ._board import Board, placed
+from ._errors import InvalidPositionError, InvalidRecordError, RulesError
 from ._outcome import Outcome, Termination
 from ._rules import PRESETS, Rules
 from ._state import GameState, RoundState, Turn
@@ -208,23 +208,9 @@ def build_board(nodes: list[tuple[Tile, int | None]], arms: int, max_pip: int) -
     if len(nodes) > size:
         raise InvalidRecordError(f"the board has {len(nodes)} tiles; double-{max_pip} has {size}")
     try:
-        board = Board.start(nodes[0][0], arms)
+        return placed(nodes[0][0], nodes[1:], arms)
     except InvalidPositionError as error:
         raise InvalidRecordError(str(error)) from None
-    seen = {nodes[0][0]: 0}
-    for number, (tile, parent) in enumerate(nodes[1:], start=1):
-        if tile in seen:
-            raise InvalidRecordError(
-                f"board node {number}: {tile} is node {seen[tile]} already; each tile is in one place"
-            )
-        seen[tile] = number
-        if parent is None or not 0 <= parent < number:
-            raise InvalidRecordError(f"board node {number} ({tile}) must name an earlier node as its parent")
-        try:
-            board = board.place(tile, parent)
-        except IllegalMoveError as error:
-            raise InvalidRecordError(f"board node {number}: {error} ({error.rule})") from None
-    return board
 
 
 def _marked(termination: Termination, went_out: int | None) -> str:
