@@ -29,28 +29,14 @@ import pytest
 
 import chickenfoot as cf
 
-webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.by import By
+
+from browser import chromium, wait
 
 pytestmark = pytest.mark.browser
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-# Flags that keep headless Chromium off the network and away from any profile but a fresh one.
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,900",
-)
 # The test's game: the cross rules, two players, seat 0 the person, a greedy bot in seat 1.
 GAME = {"preset": "cross", "players": "2", "seed": "3", "bot": "greedy", "delay": "0"}
 PLAYS_BEFORE_THE_ILLEGAL_CLICK = 3  # so the refusal (and the screenshot) comes mid-round
@@ -89,27 +75,15 @@ def url(site: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("Debian's Chromium is not installed: apt-get install chromium chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
     downloads = tmp_path_factory.mktemp("downloads")
-    options.add_experimental_option(
-        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
-    )
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    try:
+    prefs = {"download.default_directory": str(downloads), "download.prompt_for_download": False}
+    with chromium(tmp_path_factory.mktemp("chromium-profile"), prefs) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(downloads, ignore_errors=True)
+    shutil.rmtree(downloads, ignore_errors=True)
 
 
 def _wait(driver: Any, condition: Callable[[Any], object], seconds: float, what: str) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition, message=f"waited for {what}")
+    return wait(driver, condition, seconds, what)
 
 
 def _body(driver: Any, name: str) -> str | None:

@@ -226,6 +226,12 @@ class GameRecord:
             raise InvalidRecordError(f"a record's version must be a whole number, got {self.version!r:.40}")
         self._check_annotations()
 
+    def _repr_html_(self) -> str:
+        """Shows the game in Jupyter as a replay to step through (see :class:`chickenfoot.notebook.ReplayWidget`)."""
+        from .notebook import ReplayWidget  # late: the widget reads records
+
+        return ReplayWidget(self)._repr_html_()
+
     def _check_annotations(self) -> None:
         if (self.comments or self.round_comments or self.tags) and self.version < 3:
             raise InvalidRecordError(f"version {self.version} records carry no comments or tags: use version 3")

@@ -29,10 +29,11 @@ from .._records import GameRecord, replay as replay_record
 from .._rules import PRESETS, Rules
 from .._state import GameState
 from ..bots import ProcessBot, check_spec, make_bot, play_out
+from ..render import describe_move
 from ..svg import render_svg
 from ..tournament import Standing, TournamentResult, _derive, run_tournament, wilson
 from ._options import bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
-from ._play import describe, play_session
+from ._play import play_session
 from ._records import load_record, save_record
 from ._show import ending, fit, layout_panel, plural, round_title, score_table
 
@@ -601,7 +602,8 @@ def replay(file: Path, by: str, pause: bool) -> None:
         for number, index, player, move in turns:
             if index + 1 in record.round_comments and (number == 1 or turns[number - 2][1] != index):
                 note(f"{round_title(index, rounds)}: {record.round_comments[index + 1]}")  # as the round starts
-            console.print(f"move {number}, round {index + 1}: P{player} {names[player]} {describe(move)}", markup=False)
+            said = f"move {number}, round {index + 1}: P{player} {names[player]} {describe_move(move)}"
+            console.print(said, markup=False)
             if number in record.comments:
                 note(f"  {record.comments[number]}")
             if len(states[number].results) > len(states[number - 1].results):
@@ -639,7 +641,7 @@ def _round_notes(
         note(record.round_comments[index + 1])
     for number, round_index, player, move in turns:
         if round_index == index and number in record.comments:
-            note(f"move {number} (P{player} {names[player]} {describe(move)}): {record.comments[number]}")
+            note(f"move {number} (P{player} {names[player]} {describe_move(move)}): {record.comments[number]}")
 
 
 # -- rules -----------------------------------------------------------------------------------

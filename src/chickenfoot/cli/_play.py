@@ -21,27 +21,20 @@ from rich.console import Console
 
 from .._engine import apply, legal_moves
 from .._errors import IllegalMoveError, InvalidMoveError
-from .._moves import Draw, Move, Play, parse_move
+from .._moves import Move, Play, parse_move
 from .._records import MAX_COMMENT, GameRecord
 from .._state import GameState
 from .._views import observe
 from ..bots import make_bot
+from ..render import describe_move
 from ..tournament import _derive
 from ._records import save_record
 from ._show import ending, fit, layout_panel, plural, round_title, score_table
 
-__all__ = ["COMMANDS", "Command", "describe", "move_menu", "play_session"]
+__all__ = ["COMMANDS", "Command", "move_menu", "play_session"]
 
 Outcome = Literal["again", "moved", "leave"]
 """What a command did to the turn: nothing (ask again), played a move, or left the game."""
-
-
-def describe(move: Move, *, you: bool = False) -> str:
-    """Says a move in words, as a bot's (``plays``) or as the person's (``play``)."""
-    ending = "" if you else "s"
-    if type(move) is Play:
-        return f"play{ending} {move.tile} onto #{move.onto}"
-    return f"draw{ending}" if type(move) is Draw else ("pass" if you else "passes")
 
 
 def move_menu(moves: Sequence[Move]) -> tuple[tuple[Move, ...], ...]:
@@ -160,7 +153,7 @@ class _Session:
     def announce(self, player: int, move: Move) -> None:
         """Says the move just played, numbered as in the game record."""
         who = "you" if player == self.seat else f"P{player} {self.names[player]}"
-        self.say(f"move {len(self.game.moves) + 1}: {who} {describe(move, you=player == self.seat)}")
+        self.say(f"move {len(self.game.moves) + 1}: {who} {describe_move(move, you=player == self.seat)}")
 
     def apply(self, move: Move) -> None:
         before = len(self.game.results)
