@@ -132,6 +132,11 @@ def test_a_view_marks_the_nodes_and_tiles_its_player_can_play(game: cf.GameState
     assert sorted(g.get("data-tile") for g in hand) == sorted(str(tile) for tile in view.hand)
     marked = {g.get("data-tile") for g in hand if "cf-playable" in g.get("class", "").split()}
     assert marked == {str(move.tile) for move in plays}
+    bare = cf.svg.render_svg(view, hand=False)  # the layout alone, marks and numbers kept
+    assert not [g for g in ET.fromstring(bare).iter(f"{SVG}g") if "cf-hand" in g.get("class", "").split()]
+    assert "hand" not in " ".join(t.text or "" for t in ET.fromstring(bare).iter(f"{SVG}text"))
+    assert _classed(bare, "cf-playable") == _classed(svg, "cf-playable")
+    assert sorted(_badges(bare)) == sorted(badges)
     other = cf.observe(game, (player + 1) % game.players)  # not its turn: nothing to play
     assert _classed(cf.svg.render_svg(other), "cf-playable") == []
 

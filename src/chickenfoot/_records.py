@@ -45,7 +45,7 @@ from ._state import GameState, History, RoundResult, RoundState
 from ._tiles import Tile
 from ._views import PlayerView
 
-__all__ = ["FORMAT_VERSION", "MAX_COMMENT", "MAX_TAGS", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
+__all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
 
 FORMAT_VERSION = 3
 """The version of the JSON documents this library writes. It reads versions 1 to 3: version 2
@@ -198,14 +198,14 @@ class GameRecord:
     comments: Mapping[int, str] = attrs.field(default=_FrozenMap({}), converter=_numbered)
     """Annotation: a comment on a move, by the move's number counted from 1 (``{6: "no 9 left: a
     draw"}`` is on the sixth move, ``moves[5]``), as :func:`replay` and ``chickenfoot replay``
-    number moves; each 1 to :data:`MAX_COMMENT` characters."""
+    number moves; each text of 1 to 2,000 characters."""
     round_comments: Mapping[int, str] = attrs.field(default=_FrozenMap({}), converter=_numbered)
     """Annotation: a comment on a round, by the round's number counted from 1 (round 1 is played
     from the highest double; ``round_index`` 0), for rounds the moves reach."""
     tags: Mapping[str, str] = attrs.field(default=_FrozenMap({}), converter=_tagged)
     """Header: free tags, as PGN has, like ``{"Site": "club night", "Annotator": "Ada"}``: at most
-    :data:`MAX_TAGS`, each named by a letter then up to 39 letters, digits or ``_``, each value
-    text of 1 to 200 characters."""
+    64, each named by a letter then up to 39 letters, digits or ``_``, each value text of 1 to
+    200 characters."""
 
     def __attrs_post_init__(self) -> None:
         # A record is read from outside more often than built by the engine: check its fields

@@ -430,6 +430,7 @@ def render_svg(
     title: str | None = None,
     numbers: bool | None = None,
     caption: str | None = None,
+    hand: bool = True,
 ) -> str:
     """Draws the layout as an SVG document: tiles with pips, doubles crosswise, toes angled like a foot.
 
@@ -441,8 +442,9 @@ def render_svg(
     stands beside its tile where :func:`labels` puts it; every tile also carries its number as a
     tooltip. A view draws only what its player may see: the layout, the nodes it can play onto
     now outlined in yellow, its own hand (the tiles it can play outlined too), and how many
-    tiles each player holds and the yard. ``caption`` is text (a comment) written under the
-    layout, wrapped to the picture's width.
+    tiles each player holds and the yard (``hand=False`` leaves those out, for a page that shows
+    the hand its own way). ``caption`` is text (a comment) written under the layout, wrapped to
+    the picture's width.
 
     Every element carries a ``cf-`` class (``cf-tile``, ``cf-center``, ``cf-pending``,
     ``cf-last``, ``cf-playable``, ``cf-label``) and each node's tile and number a
@@ -500,7 +502,7 @@ def render_svg(
             texts.append((bottom, line, _CAPTION_FONT))
             bottom += _CAPTION_FONT * 1.3
         bottom += _UNIT / 2
-    if view is not None:
+    if view is not None and hand:
         # The viewer's hand, standing in a row under the layout, then the counts anyone may know.
         texts.append((bottom + _UNIT * 0.7, f"P{view.player}'s hand", _TEXT_FONT))
         row = bottom + _UNIT * 2.2
