@@ -113,7 +113,6 @@ class ReplayWidget:
             last = len(round_.board) - 1 if history and type(history[-1][1]) is Play else None
             self.frames.append(
                 {
-                    "round": index,
                     "board": board_of(index),
                     "nodes": len(round_.board),
                     "pending": round_.board.pending,

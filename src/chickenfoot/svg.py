@@ -2,9 +2,10 @@
 
 Pure string building, no dependencies. :func:`layout` places the tiles (the center in the
 middle, its arms radiating, doubles across their line with three toes fanned out) so that no two
-ever overlap, and :func:`render_svg` draws exactly those placements; a program drawing the board
-its own way can use :func:`layout` alone. Each tile shows the value matched against its parent on
-the half nearer the parent.
+ever overlap, :func:`labels` places each node's number beside its tile, clear of the rest, and
+:func:`render_svg` draws exactly those placements; a program drawing the board its own way can
+use :func:`layout` and :func:`labels` alone. Each tile shows the value matched against its parent
+on the half nearer the parent.
 """
 
 from __future__ import annotations
@@ -223,11 +224,8 @@ _Shape = tuple[float, float, float]  # a rectangle's angle (degrees), half lengt
 
 def _rectangles_overlap(dx: float, dy: float, first: _Shape, second: _Shape) -> bool:
     """Tells whether two rectangles overlap, the second's centre ``(dx, dy)`` from the first's (separating axes)."""
-    axes = []
-    for angle, half_length, half_width in (first, second):
-        ux, uy = _cos(angle), _sin(angle)
-        axes.append((ux, uy, half_length, half_width))
-    for ux, uy, _, _ in list(axes):
+    axes = [(_cos(angle), _sin(angle), half_length, half_width) for angle, half_length, half_width in (first, second)]
+    for ux, uy, _, _ in axes:
         for nx, ny in ((ux, uy), (-uy, ux)):
             # Each rectangle's half-extent along (nx, ny), from its long and short axes.
             reach = 0.0

@@ -85,13 +85,13 @@ class _Session:
         self.save_path = save_path
         self.read_line = read_line
         # A loaded game keeps its record's event, date, comments and tags, and saves back to its file.
-        path, record = loaded if loaded is not None else (None, GameRecord(game.rules, game.players, game.seed, ()))
-        self.target = save_path or path
-        self.event = record.event or "chickenfoot play"
-        self.date = record.date
-        self.comments = dict(record.comments)
-        self.round_comments = dict(record.round_comments)
-        self.tags = dict(record.tags)
+        self.target = save_path or (loaded[0] if loaded is not None else None)
+        record = loaded[1] if loaded is not None else None
+        self.event = record.event if record is not None and record.event else "chickenfoot play"
+        self.date = record.date if record is not None else None
+        self.comments = dict(record.comments) if record is not None else {}
+        self.round_comments = dict(record.round_comments) if record is not None else {}
+        self.tags = dict(record.tags) if record is not None else {}
         self.saved = self.snapshot() if loaded is not None else None  # what the file last written holds
         self.warned = False  # whether quitting unsaved was warned about since the last move
         self.menu: tuple[Move, ...] = ()  # this turn's moves, in the menu's order
