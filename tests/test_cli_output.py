@@ -47,10 +47,11 @@ def test_every_command_fits_80_columns(capsys: pytest.CaptureFixture[str], tmp_p
     bots = "greedy,random,search:3,greedy,random,greedy,search:2,random"
     saved = tmp_path / "g.json"
     code, out, err = run(
-        capsys, "simulate", "--players", "8", "--rule", "max_pip=12", "--bots", bots, "--save", str(saved)
+        capsys, "simulate", "--players", "8", "--rule", "max_pip=12", "--bots", bots, "--save", str(saved), "-v"
     )
     assert code == 0, err
     _fits(out)
+    assert "#0 12-12 center" in out  # --verbose: the trees, wrapped to fit
     assert "P2 search:3" in out  # the seats are named, in a caption if not in the headers
     for by in ("round", "move"):
         code, out, err = run(capsys, "replay", str(saved), "--by", by)
