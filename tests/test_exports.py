@@ -21,6 +21,7 @@ TOPIC_MODULES = [
     "tournament",
     "svg",
     "render",
+    "notebook",
     "actions",
     "observation",
     "gymnasium",

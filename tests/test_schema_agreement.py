@@ -24,11 +24,13 @@ hypothesis_jsonschema = pytest.importorskip("hypothesis_jsonschema")
 
 SCHEMA = cf.record_schema()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
-# What only playing can tell: the deal (DEAL-1), the moves and the result (replay), and (the one
-# thing of form a schema cannot count) one name per player.
+# What only playing can tell: the deal (DEAL-1), the moves and the result (replay), which moves and
+# rounds there are for comments to be on, and (the one thing of form a schema cannot count) one
+# name per player.
 GAME_REASONS = re.compile(
     r"^\$\.players: .*(need \d+ tiles|arms|players)|^\$\.moves: (move \d+ \(.*\) is illegal|a game under)"
     r"|^\$\.result: the record's result|^\$: a record names every seat or none"
+    r'|^\$\.comments\["\d+"\]: a comment is on move \d+|^\$\.round_comments\["\d+"\]: a comment is on round \d+'
 )
 
 
@@ -62,7 +64,7 @@ JSON_VALUES = st.recursive(
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=6,
 )
-FIELDS = ["type", "version", "players", "seed", "moves", "rules", "extra"]
+FIELDS = ["type", "version", "players", "seed", "moves", "rules", "extra", "comments", "round_comments", "tags"]
 RULE_FIELDS = ["max_pip", "deal", "hand_size", "center_arms", "reserve", "center_fallback", "double_out_penalty"]
 
 
@@ -100,7 +102,17 @@ def test_what_the_reader_accepts_the_schema_accepts(
 
 @pytest.mark.parametrize(
     ("change", "value"),
-    [("players", 65), ("players", 2.5), ("version", 1.5), ("seed", 2**256), ("moves", [" draw "]), ("moves", ["DRAW"])],
+    [
+        ("players", 65),
+        ("players", 2.5),
+        ("version", 1.5),
+        ("seed", 2**256),
+        ("moves", [" draw "]),
+        ("moves", ["DRAW"]),
+        ("comments", {"1\n": "x"}),
+        ("tags", {"Site\n": "x"}),
+        ("comments", {"1": "x" * 2001}),
+    ],
 )
 def test_the_cases_that_once_disagreed_now_agree(change: str, value: object) -> None:
     document = _valid_record(2, 1, 0)

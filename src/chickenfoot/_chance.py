@@ -165,7 +165,7 @@ class ChanceGame:
         self.setup_seat = None
         self.round = None
         self.drawing = False
-        self.events.append((None, f"round {self.round_index}"))
+        self.events.append((None, f"round {self.round_index + 1}"))  # counted from 1, as people read it
         if self.rules.deal == "trains":
             self.pool.remove(self.double_tile)  # DEAL-A2: the double is set aside as the center
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any, TypeVar, overload
 
@@ -50,11 +50,19 @@ from ._views import PlayerView
 
 __all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
 
-FORMAT_VERSION = 2
-"""The version of the JSON documents this library writes. It reads versions 1 and 2: version 2
-added a record's headers (``names``, ``event``, ``date``, ``result``); nothing else changed."""
+FORMAT_VERSION = 3
+"""The version of the JSON documents this library writes. It reads versions 1 to 3: version 2
+added a record's headers (``names``, ``event``, ``date``, ``result``), version 3 its annotations
+(``comments`` on moves, ``round_comments``, free ``tags``); nothing else changed."""
 
-_READS = (1, 2)  # the versions from_json reads and replay replays
+_READS = (1, 2, 3)  # the versions from_json reads and replay replays
+
+MAX_COMMENT = 2000
+"""The longest comment a record carries on a move or a round, in characters."""
+MAX_TAGS = 64
+"""The most free tags a record carries."""
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}")  # as record.schema.json
+_NUMBER = re.compile(r"[1-9][0-9]{0,5}")  # a move or round number as a JSON object key, as record.schema.json
 
 MAX_DOCUMENT = 16 * 2**20
 """The longest JSON text :func:`from_json` reads; the longest game any rules allow is well under it."""
@@ -88,11 +96,16 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+def _check_text(what: str, value: object, most: int) -> None:
+    if type(value) is not str:
+        raise TypeError(f"{what} is text (a str), got {value!r:.40}")
+    if not value.strip() or len(value) > most:
+        raise InvalidRecordError(f"{what} must be text of 1 to {most:,} characters, got {value!r:.40}")
+
+
 def _check_header(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if value is not None and type(value) is not str:
-        raise TypeError(f"a record's {attribute.name} is text (a str) or None, got {value!r:.40}")
-    if value is not None and (not value.strip() or len(value) > 200):
-        raise InvalidRecordError(f"a record's {attribute.name} must be text of 1 to 200 characters, got {value!r:.40}")
+    if value is not None:
+        _check_text(f"a record's {attribute.name}", value, 200)
 
 
 def _check_date(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -113,6 +126,62 @@ def _check_names(record: Any, attribute: attrs.Attribute[Any], value: object) ->
         raise InvalidRecordError(f"a record names every seat or none: {len(value)} names for {record.players} players")
     if value and record.version < 2:
         raise InvalidRecordError("version 1 records carry no headers: use version 2")
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _FrozenMap(Mapping[K, V]):
+    """Holds a record's comments or tags: a mapping that cannot change, compares as a dict and hashes."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[K, V]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_FrozenMap, (self._items,))
+
+
+def _numbered(value: object) -> _FrozenMap[int, str]:
+    """Freezes comments by number (a move's or a round's), in number order."""
+    if not isinstance(value, Mapping):
+        raise InvalidRecordError(f"a record's comments are a mapping of numbers to text, got {type(value).__name__}")
+    for number in value:
+        if type(number) is not int:
+            raise InvalidRecordError(f"a comment is keyed by a move or round number (an int), got {number!r:.40}")
+    return _FrozenMap(dict(sorted(value.items())))
+
+
+def _tagged(value: object) -> _FrozenMap[str, str]:
+    """Freezes a record's tags, in the order given."""
+    if not isinstance(value, Mapping):
+        raise InvalidRecordError(f"a record's tags are a mapping of names to text, got {type(value).__name__}")
+    return _FrozenMap(value)
+
+
+class _FieldError(InvalidRecordError):
+    """Raised by a record's checks for one field (``comments["9"]``), so a reader can name its path."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @attrs.frozen
@@ -145,6 +214,17 @@ class GameRecord:
     result: str | None = attrs.field(default=None, validator=_check_header)
     """Header: how the game ended, like ``"P1 won; totals 87 54"`` (``"P0 P2 won; ..."`` for a shared
     win), or ``"*"`` while unfinished; :meth:`from_game` writes it and :func:`replay` checks it."""
+    comments: Mapping[int, str] = attrs.field(default=_FrozenMap({}), converter=_numbered)
+    """Annotation: a comment on a move, by the move's number counted from 1 (``{6: "no 9 left: a
+    draw"}`` is on the sixth move, ``moves[5]``), as :func:`replay` and ``chickenfoot replay``
+    number moves; each text of 1 to 2,000 characters."""
+    round_comments: Mapping[int, str] = attrs.field(default=_FrozenMap({}), converter=_numbered)
+    """Annotation: a comment on a round, by the round's number counted from 1 (round 1 is played
+    from the highest double; ``round_index`` 0), for rounds the moves reach."""
+    tags: Mapping[str, str] = attrs.field(default=_FrozenMap({}), converter=_tagged)
+    """Header: free tags, as PGN has, like ``{"Site": "club night", "Annotator": "Ada"}``: at most
+    64, each named by a letter then up to 39 letters, digits or ``_``, each value text of 1 to
+    200 characters."""
 
     def __attrs_post_init__(self) -> None:
         # Check the fields here, so replay() and to_json() meet only documented errors: a field
@@ -163,18 +243,59 @@ class GameRecord:
             raise InvalidRecordError(f"a game under these rules has at most {bound:,} moves, got {len(self.moves):,}")
         if type(self.version) is not int:
             raise TypeError(f"a record's version must be a whole number (an int), got {self.version!r:.40}")
+        self._check_annotations()
+
+    def _repr_html_(self) -> str:
+        """Shows the game in Jupyter as a replay to step through (see :class:`chickenfoot.notebook.ReplayWidget`)."""
+        from .notebook import ReplayWidget  # late: the widget reads records
+
+        return ReplayWidget(self)._repr_html_()
+
+    def _check_annotations(self) -> None:
+        if (self.comments or self.round_comments or self.tags) and self.version < 3:
+            raise InvalidRecordError(f"version {self.version} records carry no comments or tags: use version 3")
+        moves = len(self.moves)
+        for number, text in self.comments.items():
+            where = f'comments["{number}"]'
+            if not 1 <= number <= moves:
+                held = f"moves 1 to {moves}" if moves > 1 else "move 1" if moves else "no moves"
+                raise _FieldError(where, f"a comment is on move {number}, but the record has {held}")
+            _check_field(where, f"the comment on move {number}", text, MAX_COMMENT)
+        rounds = self.rules.rounds
+        for number, text in self.round_comments.items():
+            where = f'round_comments["{number}"]'
+            if not 1 <= number <= rounds:
+                raise _FieldError(where, f"a comment is on round {number}, but a game has rounds 1 to {rounds}")
+            _check_field(where, f"the comment on round {number}", text, MAX_COMMENT)
+        if len(self.tags) > MAX_TAGS:
+            raise _FieldError("tags", f"a record carries at most {MAX_TAGS} tags, got {len(self.tags)}")
+        for name, value in self.tags.items():
+            if type(name) is not str or not _TAG_NAME.fullmatch(name):
+                raise _FieldError(
+                    "tags", f"a tag is named by a letter, then up to 39 letters, digits or _, got {name!r:.40}"
+                )
+            _check_field(f'tags["{name}"]', f"the tag {name}", value, 200)
 
     @classmethod
     def from_game(
-        cls, game: GameState, *, names: Sequence[str] = (), event: str | None = None, date: str | None = None
+        cls,
+        game: GameState,
+        *,
+        names: Sequence[str] = (),
+        event: str | None = None,
+        date: str | None = None,
+        comments: Mapping[int, str] | None = None,
+        round_comments: Mapping[int, str] | None = None,
+        tags: Mapping[str, str] | None = None,
     ) -> GameRecord:
-        """Records ``game``'s setup and every move played so far, with the headers given and its result.
+        """Records ``game``'s setup and every move played so far, with the headers and comments given and its result.
 
         >>> import chickenfoot as cf
         >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=1)
-        >>> record = cf.GameRecord.from_game(game, names=["Ada", "greedy"], date="2026-12-01")
-        >>> record.names, record.result
-        (('Ada', 'greedy'), '*')
+        >>> game = cf.apply(game, cf.legal_moves(game)[0])
+        >>> record = cf.GameRecord.from_game(game, names=["Ada", "greedy"], comments={1: "the highest 9 first"})
+        >>> record.names, record.result, record.comments[1]
+        (('Ada', 'greedy'), '*', 'the highest 9 first')
         """
         return cls(
             rules=game.rules,
@@ -185,7 +306,17 @@ class GameRecord:
             event=event,
             date=date,
             result=_result_text(game),
+            comments=comments or {},
+            round_comments=round_comments or {},
+            tags=tags or {},
         )
+
+
+def _check_field(field: str, what: str, value: object, most: int) -> None:
+    try:
+        _check_text(what, value, most)
+    except InvalidRecordError as error:
+        raise _FieldError(field, str(error)) from None
 
 
 def _result_text(game: GameState) -> str:
@@ -296,7 +427,7 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
 
     >>> import chickenfoot as cf
     >>> cf.to_json(cf.Play(cf.Tile(9, 5), onto=3))
-    '{"type": "move", "version": 2, "move": "9-5@3"}'
+    '{"type": "move", "version": 3, "move": "9-5@3"}'
     >>> import json
     >>> view = json.loads(cf.to_json(cf.observe(cf.new_game(cf.Rules.trains(), players=4, seed=7), 3)))
     >>> view["type"], view["hand_sizes"], view["ends"], view["legal_moves"]
@@ -320,6 +451,12 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
         if obj.names:
             body["names"] = list(obj.names)
         body.update({key: value for key, value in _headers(obj).items() if value is not None})
+        # JSON keys are text: a move's or round's number is written "6", counted from 1.
+        for key, numbered in (("comments", obj.comments), ("round_comments", obj.round_comments)):
+            if numbered:
+                body[key] = {str(number): text for number, text in numbered.items()}
+        if obj.tags:
+            body["tags"] = dict(obj.tags)
     elif type(obj) is Rules:
         kind, body = "rules", {"rules": _rules_dict(obj)}
     elif type(obj) in (Play, Draw, Pass):
@@ -366,6 +503,13 @@ class _Reader:
         if most is not None and len(self.data) > most:
             raise self.fail(f"expected at most {most:,} items, got {len(self.data):,}")
         return [_Reader(item, f"{self.path}[{index}]") for index, item in enumerate(self.data)]
+
+    def entries(self, most: int) -> list[tuple[str, _Reader]]:
+        if type(self.data) is not dict:
+            raise self.fail(f"expected an object, got {_kind(self.data)}")
+        if len(self.data) > most:
+            raise self.fail(f"expected at most {most:,} entries, got {len(self.data):,}")
+        return [(key, _Reader(value, f'{self.path}["{key}"]')) for key, value in self.data.items()]
 
     def integer(self, low: int = 0, high: int | None = None) -> int:
         value = self.data
@@ -467,11 +611,14 @@ def _read_round(reader: _Reader, rules: Rules, strict: bool) -> RoundState:
     if went_out is not None and not is_over:
         raise fields["went_out"].fail("a player went out but the round is not over")
     history: list[Turn] = []
-    for turn in fields["history"].items(max_round_moves(rules, players)):
-        pair = turn.items()
+    entries = fields["history"]
+    for number, turn in enumerate(entries.items(max_round_moves(rules, players)), start=1):
+        entry = _Reader(turn.data, f"{entries.path}: entry {number}")  # counted from 1, as people count
+        pair = entry.items()
         if len(pair) != 2:
-            raise turn.fail("a history entry is [player, move]")
-        history.append((pair[0].integer(0, players - 1), pair[1].move()))
+            raise entry.fail("a history entry is [player, move]")
+        player = _Reader(pair[0].data, f"{entry.path}, player").integer(0, players - 1)
+        history.append((player, _Reader(pair[1].data, f"{entry.path}, move").move()))
     outcome = _read_outcome(fields["outcome"], players) if "outcome" in fields else None
     # is_over and went_out say whether the round ended and who went out; the outcome, in newer
     # documents, tells a blocked round from an unfillable foot. Each is checked against the position.
@@ -574,17 +721,20 @@ def _check_game(
     """Checks what a game play reached shows, before replaying it: each finished round and the round in play fit."""
     players = len(totals)
     if round_index != min(len(results), rules.rounds - 1):
-        raise fields["round_index"].fail(f"round {round_index} cannot be in play after {len(results)} finished rounds")
-    for number, finished in enumerate(results):
+        raise fields["round_index"].fail(
+            f"round_index {round_index} (round {round_index + 1}) cannot be in play after "
+            f"{len(results)} finished rounds"
+        )
+    for number, finished in enumerate(results, start=1):
         final = finished.final
         if finished.double != final.double or finished.outcome != final.outcome:
-            raise fields["results"].fail(f"result {number} disagrees with its final state (double, outcome)")
+            raise fields["results"].fail(f"round {number}'s result disagrees with its final state (double, outcome)")
         if finished.scores != score_round(final):
-            raise fields["results"].fail(f"result {number}'s scores are not what its final hands score (SCORE-1)")
-    for number, state in [*enumerate(result.final for result in results), (round_index, round_)]:
-        double = rules.round_double(number)
+            raise fields["results"].fail(f"round {number}'s scores are not what its final hands score (SCORE-1)")
+    for index, state in [*enumerate(result.final for result in results), (round_index, round_)]:
+        double = rules.round_double(index)
         if state.double != double and not (rules.center_fallback == "highest_double" and state.double < double):
-            raise fields["results"].fail(f"round {number} must start from {double}-{double} (ROUND-1)")
+            raise fields["results"].fail(f"round {index + 1} must start from {double}-{double} (ROUND-1)")
     if totals != tuple(sum(result.scores[seat] for result in results) for seat in range(players)):
         raise fields["totals"].fail("each total must be the sum of that player's round scores (GAME-1)")
     if len(results) < rules.rounds and round_.is_over:
@@ -604,9 +754,9 @@ def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
     except InvalidRecordError as error:
         raise fields["round"].fail(f"the game's seed and moves do not replay: {error}") from None
     played = states[-1]
-    for number, (read, real) in enumerate(zip(game.results, played.results, strict=False)):
+    for number, (read, real) in enumerate(zip(game.results, played.results, strict=False), start=1):
         if read != real or read.final.history != real.final.history:
-            raise fields["results"].fail(f"result {number} is not what the seed and its moves produce (DEAL-2)")
+            raise fields["results"].fail(f"round {number}'s result is not what the seed and its moves produce (DEAL-2)")
     if game != played or game.round.history != played.round.history:
         raise fields["round"].fail("the round in play is not what the game's seed and moves produce (DEAL-2)")
 
@@ -618,20 +768,37 @@ def _read_record(fields: dict[str, _Reader], version: int, strict: bool) -> Game
     bound = max_game_moves(rules, players)
     if len(listed) > bound:
         raise fields["moves"].fail(f"a game under these rules has at most {bound:,} moves, got {len(listed):,}")
-    moves = tuple(move.move() for move in listed)
+    # Named as people count them, as replay() and the comments do: $.moves[5] is "move 6".
+    moves = tuple(
+        _Reader(move.data, f"{fields['moves'].path}: move {number}").move() for number, move in enumerate(listed, 1)
+    )
     headers: dict[str, Any] = {}
     if "names" in fields:
         headers["names"] = tuple(name.string() for name in fields["names"].items(MAX_PLAYERS))
     for key in ("event", "date", "result"):
         if key in fields:
             headers[key] = fields[key].string()
+    for key in ("comments", "round_comments"):
+        if key in fields:
+            numbered = {}
+            for number, text in fields[key].entries(bound):
+                if not _NUMBER.fullmatch(number):
+                    raise text.fail(f"a comment is keyed by a move or round number counted from 1, got {number!r:.40}")
+                numbered[int(number)] = text.string()
+            headers[key] = numbered
+    if "tags" in fields:
+        headers["tags"] = {name: value.string() for name, value in fields["tags"].entries(MAX_TAGS)}
     try:
         record = GameRecord(rules, players, seed, moves, version, **headers)
+    except _FieldError as error:
+        raise InvalidRecordError(f"$.{error.field}: {error}") from None
     except InvalidRecordError as error:
         raise InvalidRecordError(f"$: {error}") from None
     try:
         if strict:
             replay(record)  # a record is read only if its moves are legal in turn (and its result is theirs)
+    except _FieldError as error:
+        raise InvalidRecordError(f"$.{error.field}: {error}") from None
     except InvalidRecordError as error:
         where = fields["moves"] if str(error).startswith("move ") else fields.get("result")
         raise (where.fail(str(error)) if where else InvalidRecordError(f"$: {error}")) from None
@@ -656,12 +823,10 @@ _BODIES: dict[str, tuple[str, ...]] = {
     "rules": ("rules",),
     "move": ("move",),
 }
-_OPTIONAL: dict[str, tuple[str, ...]] = {
-    "record": ("names", "event", "date", "result"),  # a version 2 record's headers
-    "game": ("outcome",),
-    "round": ("arms", "outcome"),
-}
-"""The optional fields of each document: what is written but not needed to read it (older documents lack them)."""
+_HEADERS = ("names", "event", "date", "result")  # a version 2 record's optional fields
+_ANNOTATIONS = ("comments", "round_comments", "tags")  # and a version 3 record's
+_OPTIONAL: dict[str, tuple[str, ...]] = {"game": ("outcome",), "round": ("arms", "outcome")}
+"""The optional fields of a game or round document: written, but not needed to read it (older ones lack them)."""
 
 
 @overload
@@ -688,7 +853,7 @@ def from_json(text: str | bytes, kind: type[Any] | None = None, *, strict: bool 
     >>> cf.from_json('{"type": "move", "version": 7, "move": "draw"}')
     Traceback (most recent call last):
     ...
-    chickenfoot.InvalidRecordError: $.version: this library reads versions 1 and 2, got 7
+    chickenfoot.InvalidRecordError: $.version: this library reads versions 1 to 3, got 7
     """
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"from_json reads JSON text (str or bytes), got {type(text).__name__}")
@@ -710,10 +875,10 @@ def from_json(text: str | bytes, kind: type[Any] | None = None, *, strict: bool 
     top = _Reader(data)
     version = _Reader(data.get("version"), "$.version").any_integer()
     if version not in _READS:
-        raise InvalidRecordError(f"$.version: this library reads versions 1 and 2, got {version}")
+        raise InvalidRecordError(f"$.version: this library reads versions 1 to 3, got {version}")
     optional = _OPTIONAL.get(kind_name, ())
-    if kind_name == "record" and version < 2:
-        optional = ()
+    if kind_name == "record":
+        optional = _HEADERS * (version >= 2) + _ANNOTATIONS * (version >= 3)
     fields = top.obj(("type", "version", *_BODIES[kind_name]), optional=optional)
     result: Any
     if kind_name == "game":
@@ -750,7 +915,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     if type(record) is not GameRecord:
         raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")
     if record.version not in _READS:
-        raise InvalidRecordError(f"this library replays version 1 and 2 records, got {record.version}")
+        raise InvalidRecordError(f"this library replays versions 1 to 3 of records, got {record.version}")
     game = new_game(record.rules, record.players, record.seed)  # GameRecord checked the setup
     states = [game]
     for number, move in enumerate(record.moves, start=1):
@@ -763,6 +928,12 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
         raise InvalidRecordError(
             f"the record's result {record.result!r:.60} is not how its moves end: {_result_text(game)}"
         )
+    reached = len(game.results) if game.is_over else game.round_index + 1
+    for number in record.round_comments:
+        if number > reached:
+            raise _FieldError(
+                f'round_comments["{number}"]', f"a comment is on round {number}, but the moves reach round {reached}"
+            )
     return tuple(states)
 
 

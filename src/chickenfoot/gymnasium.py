@@ -230,7 +230,8 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             return None
         round_ = self.game.round
         sizes = " ".join(str(len(hand)) for hand in round_.hands)
-        return f"round {self.game.round_index} | you are P{self.seat} | hands {sizes}\n{render_text(round_)}"
+        number = f"round {self.game.round_index + 1} of {self.game.rules.rounds}"  # counted from 1, as everywhere
+        return f"{number} | you are P{self.seat} | hands {sizes}\n{render_text(round_)}"
 
     def close(self) -> None:
         """Stops the opponents' programs (bots that have a ``close``, such as ``ProcessBot``)."""

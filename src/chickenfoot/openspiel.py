@@ -258,7 +258,7 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         core = self.core
-        lines = [f"round {core.round_index} totals {' '.join(map(str, core.totals))}"]
+        lines = [f"round {core.round_index + 1} of {core.rules.rounds} totals {' '.join(map(str, core.totals))}"]
         if core.round is None:
             lines.append("dealing: " + " / ".join(" ".join(map(str, hand)) for hand in core.hands))
         else:
@@ -323,7 +323,7 @@ class ChickenfootObserver:
             return " | ".join([f"p{player}", *(text for seen_by, text in core.events if seen_by is None)])
         view = core.view(player)
         board = view.board
-        parts = [f"p{player}", f"round {view.round_index}"]
+        parts = [f"p{player}", f"round {view.round_index + 1}"]
         if self.private:
             parts.append(f"hand {' '.join(map(str, sorted(view.hand)))}")
         parts += [

@@ -218,7 +218,8 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
             return None
         round_ = self.game.round
         sizes = " ".join(f"{agent}:{len(hand)}" for agent, hand in zip(self.possible_agents, round_.hands, strict=True))
-        text = f"round {self.game.round_index} | hands {sizes} | yard {len(round_.yard)}\n{render_text(round_)}"
+        number = f"round {self.game.round_index + 1} of {self.game.rules.rounds}"  # counted from 1, as everywhere
+        text = f"{number} | hands {sizes} | yard {len(round_.yard)}\n{render_text(round_)}"
         if self.render_mode == "human":
             print(text)
             return None
