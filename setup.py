@@ -23,7 +23,7 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-COMPILED = ["src/chickenfoot/_core.py", "src/chickenfoot/_sampling.py"]
+COMPILED = ["src/chickenfoot/_core.py", "src/chickenfoot/_sampling.py", "src/chickenfoot/_search.py"]
 EDITABLE_OR_METADATA = {"editable_wheel", "develop", "egg_info", "dist_info", "sdist"}
 
 
