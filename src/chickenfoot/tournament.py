@@ -44,11 +44,17 @@ from .bots import Bot, ProcessBot, _play, bot_name, check_spec, make_bot
 
 __all__ = [
     "Backend",
+    "Comparison",
     "Entrant",
-    "Progress",
     "GameOutcome",
+    "LadderGame",
+    "LadderResult",
+    "Progress",
+    "Rating",
     "Standing",
     "TournamentResult",
+    "cheats",
+    "ladder",
     "play_game",
     "run_tournament",
     "wilson",
@@ -421,3 +427,7 @@ def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# The ladder builds on the games above (play_game and its runners), so it is imported last.
+from ._ladder import Comparison, LadderGame, LadderResult, Rating, cheats, ladder  # noqa: E402
