@@ -29,8 +29,8 @@ CHEAT_MARK = " (cheats)"
 """Follows the name of a bot that sees more than its view, in every table."""
 
 
-def _interval(low: float, high: float, digits: int = 0) -> str:
-    return "" if math.isnan(low) else f" ({low:.{digits}f} to {high:.{digits}f})"
+def _bracket(low: float, high: float, digits: int) -> str:
+    return "" if math.isnan(low) else f" [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def ratings_table(result: LadderResult, unit: Unit) -> Table:
@@ -39,24 +39,25 @@ def ratings_table(result: LadderResult, unit: Unit) -> Table:
     table = Table(
         title=(
             f"{result.deals} deals x every seat {seatings}, {len(result.games)} games, {result.players} players, "
-            f"seed {result.seed}; rated by {unit}, 95% bootstrap intervals over deals"
+            f"seed {result.seed}; rated by {unit}; [95% bootstrap intervals over deals]"
         ),
         title_justify="left",
     )
-    for column in ("#", "bot", "rating (95% CI)", "score/round (95% CI)", "win rate", "games"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for rank, rating in enumerate(result.ratings(unit=unit), start=1):
+    for column in ("bot", "rating", "score/round", "wins", "games"):
+        table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=column != "bot")
+    ratings = result.ratings(unit=unit)
+    for rating in ratings:
         name = Text(rating.bot)
         if rating.cheats:
             name.append(CHEAT_MARK, style="bold red")
         if rating.faults:
             name.append(f" ({rating.faults} moves forfeited)", style="red")
+        anchored = rating.low == rating.high == rating.rating == 0
         table.add_row(
-            str(rank),
             name,
-            f"{rating.rating:+.0f}{_interval(rating.low, rating.high)}",
-            f"{rating.mean_round_score:.2f}{_interval(rating.score_low, rating.score_high, 2)}",
-            f"{rating.win_rate:.1%}",
+            "0 (anchor)" if anchored else f"{rating.rating:+.0f}{_bracket(rating.low, rating.high, 0)}",
+            f"{rating.mean_round_score:.1f}{_bracket(rating.score_low, rating.score_high, 1)}",
+            f"{rating.win_rate:.0%}",
             str(rating.games),
         )
     return table
@@ -67,11 +68,12 @@ def _comparison_lines(result: LadderResult, pairs: list[tuple[str, str]], unit: 
     for first, second in pairs:
         comparison = result.compare(first, second, unit=unit)
         line = Text(f"{first} vs {second}: ")
-        line.append(f"{comparison.rating_difference:+.0f} rating points{_interval(comparison.low, comparison.high)}")
-        if comparison.deals:
+        line.append(f"{comparison.rating_difference:+.0f}{_bracket(comparison.low, comparison.high, 0)} rating points")
+        deals = comparison.deals
+        if deals:
             line.append(
-                f"; at the {comparison.deals} shared deals {comparison.score_difference:+.2f} points a round"
-                f"{_interval(comparison.score_low, comparison.score_high, 2)}, ahead in "
+                f"; at {deals} shared deal{'s' if deals != 1 else ''}, {comparison.score_difference:+.2f}"
+                f"{_bracket(comparison.score_low, comparison.score_high, 2)} points a round, ahead in "
                 f"{comparison.first_ahead:.1%} of their {unit}s"
             )
         else:
