@@ -57,7 +57,8 @@ def test_the_ladder_prints_ratings_marks_the_cheat_and_compares(capsys: pytest.C
     assert "95% bootstrap intervals over deals" in out and "6 deals" in out
     assert "greedy vs heaviest:" in out
     again = run(capsys, *argv, "--compare", "greedy/heaviest")[1]
-    assert again == out  # deterministic for a seed
+    table = out[out.index("6 deals") :]  # after the progress bar, whose times vary
+    assert again[again.index("6 deals") :] == table  # deterministic for a seed
 
 
 def test_the_ladder_writes_json_and_resumes_from_its_log(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
