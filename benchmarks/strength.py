@@ -82,8 +82,8 @@ def _comparisons(result: LadderResult, ms: int) -> list[str]:
     for first, second in PAIRS:
         first, second = first.format(ms=ms), second.format(ms=ms)
         comparison = result.compare(first, second)
-        text = f"- `{first}` against `{second}`: **{_cell(comparison.rating_difference, comparison.low, comparison.high, 0)}**"
-        text += " rating points"
+        gap = _cell(comparison.rating_difference, comparison.low, comparison.high, 0)
+        text = f"- `{first}` against `{second}`: **{gap}** rating points"
         if comparison.deals:
             text += (
                 f"; at the {comparison.deals} deals they shared, "
@@ -193,7 +193,14 @@ def main() -> int:
         "",
     ]
     for (preset, players), result in results.items():
-        lines += [f"## {preset.capitalize()}, {players} players", "", *_table(result), "", *_comparisons(result, args.ms), ""]
+        lines += [
+            f"## {preset.capitalize()}, {players} players",
+            "",
+            *_table(result),
+            "",
+            *_comparisons(result, args.ms),
+            "",
+        ]
     PAGE.write_text("\n".join(lines), encoding="utf-8")
     _plot(results)
     print(f"wrote {PAGE}" + (f" and {PLOT}" if PLOT.exists() else ""), file=sys.stderr)
