@@ -29,6 +29,8 @@ PLOT = ROOT / "docs" / "_static" / "strength.svg"
 SETTINGS = (("trains", 2), ("trains", 4), ("cross", 2), ("cross", 4))
 BOTS = ("random", "heaviest", "greedy", "search:100", "search:{ms}ms", "sampler:{ms}ms", "omniscient:{ms}ms")
 PAIRS = (("sampler:{ms}ms", "search:{ms}ms"), ("greedy", "heaviest"), ("omniscient:{ms}ms", "sampler:{ms}ms"))
+# The head-to-head ladders: the two searches at one table every deal (four players need four bots).
+HEAD = {2: ("sampler:{ms}ms", "search:{ms}ms"), 4: ("sampler:{ms}ms", "search:{ms}ms", "greedy", "heaviest")}
 
 WHAT = {
     "random": "`RandomBot`: a legal move uniformly at random.",
@@ -129,6 +131,7 @@ def _plot(results: dict[tuple[str, int], LadderResult]) -> bool:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--deals", type=int, default=42, help="deals per setting (2 players: 21 pairs of bots)")
+    parser.add_argument("--head-deals", type=int, default=30, help="deals per setting of the head-to-head ladders")
     parser.add_argument("--ms", type=int, default=10, help="CPU milliseconds a move of the time-budgeted bots")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
@@ -159,9 +162,26 @@ def main() -> int:
             progress=progress,
             log=log,
         )
+    heads: dict[tuple[str, int], LadderResult] = {}
+    for preset, players in SETTINGS:
+        if args.only is not None and args.only != f"{preset}-{players}":
+            continue
+        heads[preset, players] = ladder(
+            [name.format(ms=args.ms) for name in HEAD[players]],
+            args.head_deals,
+            rules=cf.Rules.preset(preset),
+            players=players,
+            seed=args.seed,
+            workers=args.workers,
+            log=args.log_dir / f"head-{preset}-{players}-seed{args.seed}.jsonl",
+        )
+        print(f"head to head, {preset} {players}p: done, {time.perf_counter() - started:.0f} s", file=sys.stderr)
     if len(results) < len(SETTINGS):
         return 0
-    command = f"python benchmarks/strength.py --deals {args.deals} --ms {args.ms} --seed {args.seed}"
+    command = (
+        f"python benchmarks/strength.py --deals {args.deals} --head-deals {args.head_deals} --ms {args.ms} "
+        f"--seed {args.seed}"
+    )
     lines = [
         "# Strength",
         "",
