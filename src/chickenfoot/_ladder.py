@@ -29,6 +29,7 @@ from typing import Any, Literal, TypeAlias
 
 import attrs
 
+from . import supervisor
 from ._core import shuffle
 from ._errors import BotSpecError
 from ._rating import Wins, fit
@@ -349,7 +350,8 @@ def ladder(
     done = {} if path is None else _read_log(path, header)
     schedule = list(_schedule(len(entries), players, seed, seating, deals))
     todo = [key for key in schedule if key not in done]
-    tasks = (_task(rules, entries, seed, deal, seats) for deal, seats in todo)
+    tag = supervisor.new_tag()
+    tasks = (_task(rules, entries, seed, deal, seats, tag) for deal, seats in todo)
     total = len(schedule)
     reached = len(schedule) - len(todo)
 
@@ -361,7 +363,7 @@ def ladder(
             round_scores=outcome.round_scores,
             totals=outcome.totals,
             winners=outcome.winners,
-            faults=outcome.faults,
+            faults=tuple(report.fault_count + report.stopped for report in outcome.reports),
         )
         done[key] = game
         if sink is not None:
@@ -381,6 +383,7 @@ def ladder(
         for key, outcome in zip(todo, _outcomes(entries, tasks, len(todo), workers, backend, address), strict=True):
             record(key, outcome)
     finally:
+        supervisor.sweep(tag)  # whatever a killed worker left behind, as a tournament does
         if sink is not None:
             sink.close()
     games = tuple(done[key] for key in schedule)
@@ -395,9 +398,11 @@ def ladder(
     )
 
 
-def _task(rules: Rules, entries: tuple[Entrant, ...], seed: int, deal: int, seats: tuple[int, ...]) -> _Task:
+def _task(
+    rules: Rules, entries: tuple[Entrant, ...], seed: int, deal: int, seats: tuple[int, ...], tag: str
+) -> _Task:
     """Makes the tournament task playing ``deal`` with ``seats``: game 0 of a one-game tournament seeded by the deal."""
-    return (rules, tuple(entries[bot] for bot in seats), _derive("ladder", seed, deal), 0, False)
+    return (rules, tuple(entries[bot] for bot in seats), _derive("ladder", seed, deal), 0, False, tag)
 
 
 def _outcomes(

@@ -14,6 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from .._errors import BotError
 from .._ladder import LadderResult, Unit, ladder
 from .._ray import _ray
 from ..bots import ProcessBot
@@ -203,7 +204,11 @@ def ladder_command(
         for name in names
     ]
     columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"))
-    progress = Progress(*columns, TimeRemainingColumn(), console=console, transient=False)
+    # Progress is for a person watching, as in `tournament`: on stderr, and only on a terminal.
+    progress_console = _console(stderr=True)
+    progress = Progress(
+        *columns, TimeRemainingColumn(), console=progress_console, disable=not progress_console.is_terminal
+    )
     task = progress.add_task("games", total=None)
 
     def advance(done: int, total: int) -> None:
@@ -226,7 +231,7 @@ def ladder_command(
             progress=advance,
             log=log_path,
         )
-    except (ImportError, ConnectionError, ValueError) as error:
+    except (ImportError, ConnectionError, ValueError, BotError) as error:
         raise click.ClickException(str(error)) from None
     finally:
         progress.stop()
