@@ -398,9 +398,7 @@ def ladder(
     )
 
 
-def _task(
-    rules: Rules, entries: tuple[Entrant, ...], seed: int, deal: int, seats: tuple[int, ...], tag: str
-) -> _Task:
+def _task(rules: Rules, entries: tuple[Entrant, ...], seed: int, deal: int, seats: tuple[int, ...], tag: str) -> _Task:
     """Makes the tournament task playing ``deal`` with ``seats``: game 0 of a one-game tournament seeded by the deal."""
     return (rules, tuple(entries[bot] for bot in seats), _derive("ladder", seed, deal), 0, False, tag)
 
