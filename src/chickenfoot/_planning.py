@@ -40,6 +40,7 @@ _DOUBLE_ALONE = 12
 _FOLLOW = 0
 _RELATIVE = False
 _WORLDS = 32
+_PER_WORLD = 8  # simulations per new world: a sample costs several simulations, so a short search takes fewer
 _SIMULATIONS = 1000
 
 
@@ -62,14 +63,14 @@ def _search(
     worlds: int,
     each: Callable[[Searcher, tuple[int, ...]], None] | None = None,
 ) -> tuple[Searcher, int]:
-    """Runs simulations until the budget is spent, over at most ``worlds`` sampled worlds; gets the tree and count."""
+    """Runs simulations until the budget is spent, a new world every few, at most ``worlds``; gets the tree and count."""
     searcher = _searcher(rng)
     sampled: list[Round] = []
     clock = time.thread_time
     deadline = None if seconds is None else clock() + seconds
     done = 0
     while done < simulations if deadline is None else clock() < deadline:
-        if len(sampled) < worlds:
+        if len(sampled) < worlds and len(sampled) * _PER_WORLD <= done:
             sampled.append(world(rng))
         scores = searcher.simulate(sampled[done % len(sampled)])
         if each is not None:
