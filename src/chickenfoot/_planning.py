@@ -304,14 +304,15 @@ def analyse(
     rules = view.rules
     dealer = deal_for(rules, view.players)
     rounds_left = range(view.round_index + 1, rules.rounds)
-    # Its own generator deals the later rounds, so the search runs as the sampler bot's would.
+    # Its own generators deal and play the later rounds, so the search runs as the sampler bot's would.
     future = random.Random(f"chickenfoot-analyse/{seed}/{view.round_index}/{len(view.history)}")
+    player = _searcher(future)
 
     def tally(searcher: Searcher, scores: tuple[int, ...]) -> None:
         totals = [total + score for total, score in zip(view.totals, scores, strict=True)]
         history = [*view.round_scores, scores]
         for round_index in rounds_left:
-            later = searcher.play_out(dealer.deal(future.getrandbits(64), round_index)).scores()
+            later = player.play_out(dealer.deal(future.getrandbits(64), round_index)).scores()
             totals = [total + score for total, score in zip(totals, later, strict=True)]
             history.append(later)
         won = winners_by_scores(rules, totals, history)
