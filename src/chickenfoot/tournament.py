@@ -430,7 +430,14 @@ def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
 
 
 # The ladder builds on the games above (play_game and its runners), so it is imported last.
-from ._ladder import Comparison, LadderGame, LadderResult, Rating, cheats, ladder  # noqa: E402
+from ._ladder import (  # noqa: E402
+    Comparison as Comparison,
+    LadderGame as LadderGame,
+    LadderResult as LadderResult,
+    Rating as Rating,
+    cheats as cheats,
+    ladder as ladder,
+)
 
 for _public in (Comparison, LadderGame, LadderResult, Rating, cheats, ladder):  # documented here
     _public.__module__ = __name__
