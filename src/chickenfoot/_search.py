@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from ._core import HALVES, NONE, PASS, VALUES_MASK, Round
+from ._core import HIGH, LOW, NONE, PASS, Round
 
 _MULTIPLIER: Final = 6364136223846793005
 _INCREMENT: Final = 1442695040888963407
@@ -33,38 +33,17 @@ class Node:
 
 
 class Searcher:
-    """Runs simulations into one tree; ``exploration`` is UCB1's constant, ``randomness`` the playout's."""
+    """Runs simulations into one tree: UCB1 with constant ``exploration``; playouts that make the most valuable play
+    (a double counted ``double_bonus`` more), or any move with chance ``randomness``."""
 
-    __slots__ = (
-        "double_alone",
-        "double_toe",
-        "exploration",
-        "first",
-        "follow",
-        "randomness",
-        "relative",
-        "root",
-        "state",
-    )
+    __slots__ = ("double_bonus", "exploration", "first", "randomness", "root", "state")
 
-    def __init__(
-        self,
-        exploration: float,
-        randomness: float,
-        double_toe: int,
-        double_alone: int,
-        follow: int,
-        relative: bool,
-        seed: int,
-    ) -> None:
+    def __init__(self, exploration: float, randomness: float, double_bonus: int, seed: int) -> None:
         self.root = Node(NONE)
         self.exploration = exploration
         self.randomness = randomness
-        self.double_toe = double_toe
-        self.double_alone = double_alone
-        self.follow = follow
-        self.relative = relative
-        self.state = seed & _MASK
+        self.double_bonus = double_bonus
+        self.state = seed & _MASK  # the playouts' random generator
         self.first = NONE  # the move the last simulation began with
 
     def _next(self) -> int:
@@ -127,16 +106,14 @@ class Searcher:
         return scores
 
     def _rewards(self, scores: tuple[int, ...]) -> list[float]:
+        """Credits every player with ``1 - score / worst score`` of the round."""
         worst = max(max(scores), 1)
-        if not self.relative:
-            return [1.0 - score / worst for score in scores]
-        players = len(scores)
-        total = sum(scores)
-        return [0.5 + 0.5 * ((total - score) / (players - 1) - score) / worst for score in scores]
+        return [1.0 - score / worst for score in scores]
 
     def play_out(self, state: Round) -> Round:
-        """Plays the round to its end: mostly the best-rated play, sometimes any move."""
+        """Plays the round to its end: mostly the most valuable play, a double first, sometimes any move."""
         values = state.setup.settings.tile_values
+        bonus = self.double_bonus
         threshold = int(self.randomness * (1 << 31))
         while not state.over:
             moves = state.legal()
@@ -147,34 +124,13 @@ class Searcher:
                 state = state.after(moves[self._below(len(moves))])
                 continue
             best = moves[0]
-            key = -1000
-            hand = state.hands[state.current]
+            key = -1
             for move in moves:
                 tile = move & 255
                 if tile < PASS:
-                    rating = values[tile] + self._bonus(state, hand, tile, move >> 8)
+                    rating = values[tile] + (bonus if HIGH[tile] == LOW[tile] else 0)
                     if rating > key:
                         key = rating
                         best = move
             state = state.after(best)
         return state
-
-    def _bonus(self, state: Round, hand: tuple[int, ...], tile: int, onto: int) -> int:
-        high, low = HALVES[tile]
-        if high == low:
-            return self.double_toe if _holds(hand, high, tile) else self.double_alone
-        if not self.follow:
-            return 0
-        matched = state.pending_value if state.pending != NONE else high if onto in state.ends[high] else low
-        exposed = low if matched == high else high
-        return self.follow * min(_holds(hand, exposed, tile), 2)
-
-
-def _holds(hand: tuple[int, ...], value: int, besides: int) -> int:
-    """Counts the tiles of ``hand`` but ``besides`` that carry ``value``."""
-    bit = 1 << value
-    count = 0
-    for tile in hand:
-        if tile != besides and VALUES_MASK[tile] & bit:
-            count += 1
-    return count
