@@ -71,8 +71,10 @@ def _table(result: LadderResult) -> list[str]:
     ]
     for rank, rating in enumerate(result.ratings(), start=1):
         name = f"`{rating.bot}`" + (" **(cheats)**" if rating.cheats else "")
+        anchored = rating.low == rating.high == rating.rating == 0
+        shown = "0 (anchor)" if anchored else _cell(rating.rating, rating.low, rating.high, 0)
         lines.append(
-            f"| {rank} | {name} | {_cell(rating.rating, rating.low, rating.high, 0)} | "
+            f"| {rank} | {name} | {shown} | "
             f"{_cell(rating.mean_round_score, rating.score_low, rating.score_high, 2)} | "
             f"{rating.win_rate:.1%} | {rating.games} |"
         )

@@ -271,7 +271,7 @@ def _unseen_counts(view: PlayerView) -> list[int]:
 
 def _rate(rules: Rules, hand: tuple[Tile, ...], unseen: list[int], move: Play, offered: Pip) -> float:
     tile = move.tile
-    score: float = rules.tile_value(tile)
+    score = float(rules.tile_value(tile))
     if tile.is_double:
         # FOOT-1/FOOT-2: a double opens a foot that takes three toes before anything else. Worth
         # opening with a toe in hand to follow it; a foot only the others can fill helps them.
@@ -293,11 +293,10 @@ def greedy_score(view: PlayerView, move: Play) -> float:
     hand holds a toe for it, else loses 3, and loses a point per unseen tile of its value.
 
     >>> import chickenfoot as cf
-    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=3)
     >>> view = cf.observe(game, game.current_player)
-    >>> play = view.legal_moves[0]
-    >>> str(play), greedy_score(view, play)
-    ('9-8@0', 9.0)
+    >>> [(str(play), greedy_score(view, play)) for play in view.legal_moves]
+    [('9-3@0', 7.0), ('9-6@0', 8.0), ('9-4@0', 10.0)]
     """
     if type(move) is not Play:
         raise TypeError(f"greedy_score rates a play, got {move!r}")
