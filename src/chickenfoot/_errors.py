@@ -121,7 +121,7 @@ class InvalidRecordError(ValueError):
 
 
 class BotSpecError(ValueError):
-    """Raised for a bot name :func:`~chickenfoot.bots.make_bot` does not know (:func:`~chickenfoot.bots.check_spec` says why).
+    """Raised for a bot name that :func:`~chickenfoot.bots.make_bot` does not know, saying what is allowed.
 
     >>> from chickenfoot.bots import make_bot
     >>> make_bot("smart")  # doctest: +ELLIPSIS
