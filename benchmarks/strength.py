@@ -109,7 +109,8 @@ def _plot(results: dict[tuple[str, int], LadderResult]) -> bool:
         return False
     figure, axes = plt.subplots(1, len(results), figsize=(3.2 * len(results), 3.6), sharey=True)
     for axis, ((preset, players), result) in zip(axes, results.items(), strict=True):
-        ratings = list(reversed(result.ratings()))
+        by_name = {rating.bot: rating for rating in result.ratings()}
+        ratings = [by_name[name] for name in result.bots]  # one order in every panel: they share the labels
         positions = range(len(ratings))
         values = [rating.rating for rating in ratings]
         errors = [
