@@ -198,8 +198,9 @@ def main() -> int:
         "",
         f"- Command: `{command} --workers {args.workers}` (with `--log-dir` it resumes; the same "
         "ladder from the command line is `chickenfoot ladder --bots ... --deals N --players P --preset X`).",
-        f"- Date: {datetime.date.today().isoformat()}; {sum(len(r.games) for r in results.values()):,} games "
-        f"in {time.perf_counter() - started:,.0f} s of wall time for what was not yet in the logs.",
+        f"- Date: {datetime.date.today().isoformat()}; "
+        f"{sum(len(r.games) for r in (*results.values(), *heads.values())):,} games, kept in the logs of "
+        "`--log-dir` (a run plays only what they lack).",
         f"- Machine: {_machine()}.",
         f"- Budget: the time-budgeted bots get {args.ms} ms of CPU time a move (measured by the bot with "
         "`time.thread_time`, so the load on the machine does not shorten it); `search:100` gets 100 "
@@ -215,6 +216,27 @@ def main() -> int:
         "```",
         "",
     ]
+    sampler, search = f"sampler:{args.ms}ms", f"search:{args.ms}ms"
+    lines += [
+        "## SamplerBot against SearchBot at the same CPU time",
+        "",
+        f"A ladder of its own per setting, {args.head_deals} deals, with the two searches at the table "
+        "in every deal (with four players, `greedy` and `heaviest` fill the other seats): the rating "
+        f"difference of `{sampler}` over `{search}` with its 95% interval, and paired by deal, the "
+        "difference of their mean round scores (below 0: the sampler scored less).",
+        "",
+        "| setting | rating difference (95% CI) | score difference per round (95% CI) | rounds ahead |",
+        "| --- | --- | --- | --- |",
+    ]
+    for (preset, players), head in heads.items():
+        comparison = head.compare(sampler, search)
+        lines.append(
+            f"| {preset}, {players} players | "
+            f"{_cell(comparison.rating_difference, comparison.low, comparison.high, 0)} | "
+            f"{_cell(comparison.score_difference, comparison.score_low, comparison.score_high, 2)} | "
+            f"{comparison.first_ahead:.1%} |"
+        )
+    lines.append("")
     for (preset, players), result in results.items():
         lines += [
             f"## {preset.capitalize()}, {players} players",
