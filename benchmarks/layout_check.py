@@ -1,4 +1,4 @@
-"""Checks that no two tiles of svg.layout overlap, over many random finished rounds.
+"""Checks that no two tiles of svg.layout overlap, nor any node number a tile, over many random finished rounds.
 
     python benchmarks/layout_check.py --rounds 5000     # by hand: about a minute of CPU
     python benchmarks/layout_check.py --rounds 500      # what tests/test_layout.py runs
@@ -6,9 +6,11 @@
 The rounds cycle through both presets, double-6 to double-18, 6-arm centers and every player
 count each configuration can deal (2 to 8), and are played out by random moves that play a
 double half the time one fits, so chicken feet, and feet on the toes of feet, are common. Each
-layout is checked pair by pair with a separating-axis test on the tiles' rectangles. Also
-reported: how many lines the layout had to move out, leaving a gap (drawn as a dashed line).
-Exits with status 1 if any two tiles overlap.
+layout is checked pair by pair with a separating-axis test on the tiles' rectangles, and so are
+the node numbers svg.labels places: no badge may touch a tile but its own, nor another badge.
+Also reported: how many lines the layout had to move out, leaving a gap (drawn as a dashed
+line), and how many numbers found no room beside their tile and sit on it. Exits with status 1
+if anything overlaps.
 """
 
 from __future__ import annotations
@@ -83,6 +85,30 @@ def overlapping(placements: tuple[chickenfoot.svg.Placement, ...]) -> list[tuple
     return found
 
 
+def overlapping_labels(
+    placements: tuple[chickenfoot.svg.Placement, ...], labels: tuple[chickenfoot.svg.Label, ...]
+) -> list[tuple[str, int, int]]:
+    """Finds the node numbers that overlap a tile other than their own, ``("tile", label, node)``, or
+    another number, ``("label", label, label)``."""
+    found = []
+    boxes = [
+        chickenfoot.svg.Placement(label.node, label.x, label.y, 0.0, label.width, label.height) for label in labels
+    ]
+    for box in boxes:
+        for p in placements:
+            if p.node != box.node and _near(box, p) and _overlap(box, p):
+                found.append(("tile", box.node, p.node))
+    for i, a in enumerate(boxes):
+        found += [("label", a.node, b.node) for b in boxes[i + 1 :] if _near(a, b) and _overlap(a, b)]
+    return found
+
+
+def _near(a: chickenfoot.svg.Placement, b: chickenfoot.svg.Placement) -> bool:
+    """Tells whether two rectangles' centres are close enough for them to touch (their half-diagonals meet)."""
+    reach = (a.length + a.width + b.length + b.width) / 2  # at least the two half-diagonals
+    return abs(a.x - b.x) < reach and abs(a.y - b.y) < reach
+
+
 def _corners(p: chickenfoot.svg.Placement) -> list[tuple[float, float]]:
     ux, uy = math.cos(math.radians(p.angle)), math.sin(math.radians(p.angle))
     half_l, half_w = p.length / 2, p.width / 2
@@ -94,6 +120,7 @@ def _corners(p: chickenfoot.svg.Placement) -> list[tuple[float, float]]:
 
 
 def _overlap(a: chickenfoot.svg.Placement, b: chickenfoot.svg.Placement, tolerance: float = 1e-6) -> bool:
+    """Tells whether two rectangles overlap (separating axes, computed from the corners; touching is fine)."""
     first, second = _corners(a), _corners(b)
     for angle in (a.angle, a.angle + 90, b.angle, b.angle + 90):
         nx, ny = math.cos(math.radians(angle)), math.sin(math.radians(angle))
@@ -113,13 +140,16 @@ def main() -> int:
     bad = 0
     gaps = 0
     tiles = 0
+    on_tiles = 0
     widest = 0.0
     by_config: collections.Counter[tuple[str, int, int]] = collections.Counter()
     for rules, players, final in finished_rounds(args.seed, args.rounds):
         placements = chickenfoot.svg.layout(final)
         tiles += len(placements)
         by_config[(rules.deal, rules.max_pip, players)] += 1
-        found = overlapping(placements)
+        labels = chickenfoot.svg.labels(placements)
+        on_tiles += sum(not label.beside for label in labels)
+        found = overlapping(placements) + overlapping_labels(placements, labels)
         if found:
             bad += 1
             print(f"OVERLAP {found[:3]} in {cf.position(final)}")
@@ -128,7 +158,8 @@ def main() -> int:
         widest = max([widest, *moved])
     seconds = time.process_time() - start
     print(f"{args.rounds} rounds, {tiles} tiles, {len(by_config)} (preset, set, players) configurations")
-    print(f"rounds with overlapping tiles: {bad}")
+    print(f"rounds with overlapping tiles or numbers: {bad}")
+    print(f"numbers on their own tile, no room beside it: {on_tiles} of {tiles} ({on_tiles / tiles:.1%})")
     print(
         f"lines moved out (a gap): {gaps}, {gaps / args.rounds:.2f} a round, the widest {widest / 48:.1f} tile lengths"
     )

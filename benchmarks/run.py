@@ -46,6 +46,8 @@ from typing import Any
 if importlib.util.find_spec("chickenfoot") is None:  # run from a checkout without installing (pure core)
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
+import attrs
+
 import chickenfoot as cf
 
 PRESETS = {"trains": cf.Rules.trains, "cross": cf.Rules.cross}
@@ -199,10 +201,15 @@ def bench_calls(games: int, repeat: int, clock: Clock) -> list[dict[str, Any]]:
 
     # legal_moves caches its answer on the state; the first call is the cost a playout pays, so
     # each repeat starts from copies made by the public constructors, which carry no cache.
-    from chickenfoot._state import replace_game, replace_round
+    def fresh(game: Any) -> Any:
+        try:
+            return attrs.evolve(game, round=attrs.evolve(game.round))
+        except TypeError:  # an older engine, whose states were attrs classes of one private field
+            state = importlib.import_module("chickenfoot._state")
+            return state.replace_game(game, round=state.replace_round(game.round))
 
     def forget() -> None:
-        states[:] = [replace_game(game, round=replace_round(game.round)) for game in states]
+        states[:] = [fresh(game) for game in states]
 
     note = "first call on a state (the answer is then cached on it)"
     rows.append({"name": "legal_moves", "us": per_call(cf.legal_moves, states, repeat, clock, forget), "note": note})

@@ -154,7 +154,13 @@ def play_game(soak: Soak, label: str, rules: cf.Rules, players: int, seed: int, 
         # The engine caches legal moves on a state; a copy made through the public constructor
         # has none, so it recomputes them from scratch.
         fresh = cf.RoundState(
-            state.rules, state.hands, state.yard, state.board, state.current_player, state.reserve, state.drawn
+            state.rules,
+            state.hands,
+            state.yard,
+            state.board,
+            state.current_player,
+            drawn=state.drawn,
+            reserve=state.reserve,
         )
         soak.check(cf.legal_moves(fresh) == legal, "cached legal moves equal freshly generated ones", at)
 

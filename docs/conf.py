@@ -78,27 +78,3 @@ intersphinx_mapping = {
     "python": ("https://docs.python.org/3", str(_inventories["python"])),
     "attrs": ("https://www.attrs.org/en/stable", str(_inventories["attrs"])),
 }
-
-# Pages placed in a toctree by name; {optional-toctree} with :others: lists any other page.
-chickenfoot_placed_pages = [
-    "quickstart",
-    "rules",
-    "architecture",
-    "decisions",
-    "variants",
-    "writing-a-bot",
-    "bots",
-    "bot-protocol",
-    "records",
-    "cli",
-    "playground",
-    "embedding",
-    "interop",
-    "openspiel",
-    "pettingzoo",
-    "gymnasium",
-    "performance",
-    "api",
-    "changelog",
-    "SPEC",
-]

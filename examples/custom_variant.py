@@ -43,7 +43,7 @@ def main() -> None:
     rng = random.Random(2)
     while not game.is_over:
         game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-    blocked = sum(result.went_out is None for result in game.results)
+    blocked = sum(result.outcome.termination is not cf.Termination.WENT_OUT for result in game.results)
     print(f"played {len(game.results)} rounds ({blocked} blocked); totals {game.totals}; winners {game.winners}")
 
 

@@ -4,7 +4,7 @@ ISMCTS searches over the information state, resampling hidden tiles through
 ``chickenfoot.determinize``; plain MCTS searches the true state (it peeks at every hand), so it
 is an upper bound, not a fair opponent. Run with::
 
-    pip install chickenfoot[openspiel]
+    python -m pip install ".[openspiel]"   # from a checkout; "chickenfoot[openspiel]" once on PyPI
     python examples/openspiel_search.py --simulations 100
 """
 

@@ -2,7 +2,7 @@
 
 Run with::
 
-    pip install chickenfoot[pettingzoo]
+    python -m pip install ".[pettingzoo]"   # from a checkout; "chickenfoot[pettingzoo]" once on PyPI
     python examples/pettingzoo_random.py --players 4 --seed 1
 """
 

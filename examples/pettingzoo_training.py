@@ -4,7 +4,7 @@ A minimal, numpy-only training loop that shows the pieces an RL library needs: t
 vector, the action mask (illegal actions get probability 0), per-agent rewards, and episodes
 that end with every agent terminated. Run with::
 
-    pip install chickenfoot[pettingzoo]
+    python -m pip install ".[pettingzoo]"   # from a checkout; "chickenfoot[pettingzoo]" once on PyPI
     python examples/pettingzoo_training.py --episodes 50
 """
 

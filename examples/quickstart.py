@@ -24,9 +24,8 @@ def main() -> None:
     print(f"The last round started with {last.double}-{last.double}:")
     print(cf.render.render_text(last.final))
     for number, result in enumerate(game.results, start=1):
-        ending = f"player {result.went_out} went out" if result.went_out is not None else "blocked"
-        print(f"round {number:2}: {ending:20} scores {result.scores}")
-    print(f"totals {game.totals}; lowest wins: {', '.join(f'player {p}' for p in game.winners)}")
+        print(f"round {number:2}: {result.outcome!s:20} scores {result.scores}")  # "P2 went out", "blocked"
+    print(f"totals {game.totals}; {game.outcome}")  # "P1 won": the lowest total wins
 
 
 if __name__ == "__main__":

@@ -35,16 +35,26 @@ def position(
     drawn: str | None = None,
     reserve: int | None = None,
 ) -> RoundState:
-    """Builds a round state from text: hands, the board's plays, the yard and whose turn it is."""
+    """Builds a round from text: the hands, the board's plays, the yard (drawn from the front) and whose turn it is.
+
+    A hand-set position, as a user sets up a puzzle: the tiles of the set it does not name are
+    laid at the end of the yard and held back with the reserve (``reserve`` drawable tiles
+    beyond them are named in ``yard``, the rules' reserve by default), so play can neither draw
+    nor hold them. Whether a deal could reach it is ``state.status()``'s question, not the tests'.
+    """
     players = len(hands)
+    laid = board(center, plays, arms if arms is not None else rules.arms_for(players))
+    named = [tile for hand in hands for tile in tiles(hand)] + list(tiles(yard)) + [node.tile for node in laid.nodes]
+    rest = tuple(tile for tile in cf.full_set(rules.max_pip) if tile not in named)
+    kept = rules.reserve_for(players) if reserve is None else reserve
     return RoundState(
-        rules=rules,
-        hands=tuple(tiles(hand) for hand in hands),
-        yard=tiles(yard),
-        board=board(center, plays, arms if arms is not None else rules.arms_for(players)),
-        current_player=current,
-        reserve=rules.reserve_for(players) if reserve is None else reserve,
+        rules,
+        tuple(tiles(hand) for hand in hands),
+        tiles(yard) + rest,
+        laid,
+        current,
         drawn=Tile.parse(drawn) if drawn else None,
+        reserve=kept + len(rest),
     )
 
 

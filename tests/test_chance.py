@@ -167,16 +167,16 @@ def test_a_deal_in_progress_shows_as_the_hands_so_far_around_the_rounds_double()
     game.apply_chance(2)  # the starter: seat 2
     for _ in range(4):
         game.apply_chance(game.chance_outcomes()[-1][0])
-    state = game.game_state()
-    assert (state.seed, state.round_index, state.totals, state.results, state.winners) == (0, 0, (0, 0, 0), (), ())
-    round_ = state.round
-    assert [len(hand) for hand in round_.hands] == [4, 0, 0]
-    assert round_.is_over  # nobody moves while the deal goes on
-    assert (round_.current_player, round_.reserve) == (2, 1)
-    assert round_.board.nodes == (cf.Node(cf.Tile(6, 6), None, 6),)
-    assert (round_.board.pending, round_.board.missing) == (0, 3)
-    assert sorted(round_.yard) == sorted(game.pool)
-    assert game.view(0).hand == round_.hands[0]
+    with pytest.raises(RuntimeError, match="see view"):
+        game.game_state()  # no round is in play yet
+    view = game.view(0)
+    assert (view.round_index, view.totals, view.round_scores, view.winners) == (0, (0, 0, 0), (), ())
+    assert view.hand_sizes == (4, 0, 0)
+    assert len(view.hand) == 4
+    assert view.current_player is None  # nobody moves while the deal goes on
+    assert (view.reserve, view.yard_size, view.legal_moves) == (1, len(game.pool), ())
+    assert view.board.nodes == (cf.Node(cf.Tile(6, 6), None, 6),)
+    assert (view.board.pending, view.board.missing) == (0, 3)
 
 
 def test_a_draw_asked_for_while_a_play_is_legal_is_refused_and_changes_nothing() -> None:

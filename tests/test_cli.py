@@ -20,6 +20,7 @@ pytest.importorskip("rich")
 import chickenfoot as cf
 import chickenfoot.bots
 import chickenfoot.tournament
+from chickenfoot._extras import install_command
 from chickenfoot.cli import main
 from chickenfoot.cli._records import load_record, save_record
 
@@ -71,10 +72,33 @@ def test_usage_errors_exit_2_with_a_clear_message(
     assert "Traceback" not in out + err
 
 
-def test_simulate_prints_every_round_the_totals_and_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["simulate", "--preset", "cross", "--players", "3", "--seed", "5"]) == 0
+def test_simulate_shows_a_whole_game_in_one_screen(capsys: pytest.CaptureFixture[str]) -> None:
+    # The README's first command: a row a round, the totals and the winner, no trees.
+    assert main(["simulate", "--players", "4", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert len(re.findall(r"Round \d+: ", out)) == 10
+    lines = out.splitlines()
+    assert len(lines) <= 24, out  # one screen of a classic terminal
+    rows = [line for line in lines if re.match(r"│ +\d+ │", line)]
+    assert [int(row.split("│")[1]) for row in rows] == list(range(1, 11))  # every round, numbered from 1
+    assert all(
+        row.split("│")[-2].strip() == "blocked" or re.fullmatch(r"P\d out", row.split("│")[-2].strip()) for row in rows
+    )
+    assert "#0 9-9 center" not in out
+    assert "--verbose" in out
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
+    from chickenfoot.tournament import _derive
+
+    game = cf.bots.play_out(game, [cf.bots.make_bot("greedy", seed=_derive(1, "simulate", seat)) for seat in range(4)])
+    for row, result in zip(rows, game.results, strict=True):
+        assert [int(cell) for cell in row.split("│")[3:7]] == list(result.scores)
+        ended = "blocked" if result.went_out is None else f"P{result.went_out} out"
+        assert row.split("│")[-2].strip() == ended
+
+
+def test_simulate_prints_every_round_the_totals_and_the_winner(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--preset", "cross", "--players", "3", "--seed", "5", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert len(re.findall(r"Round \d+ of 10: ", out)) == 10
     assert "#0 9-9 center" in out
     assert "#0 0-0 center" in out
     assert out.count("scores: ") == 10
@@ -132,14 +156,16 @@ def test_every_option_is_documented_in_help(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_simulate_prints_every_round_and_writes_pictures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "simulate", "--players", "3", "--seed", "2", "--svg", str(tmp_path / "svg"))
+    code, out, _ = run(capsys, "simulate", "--players", "3", "--seed", "2", "--svg", str(tmp_path / "svg"), "-v")
     assert code == 0
     for number in range(1, 11):
-        assert f"Round {number}:" in out
+        assert f"Round {number} of 10:" in out
     assert "winner" in out
     pictures = sorted((tmp_path / "svg").glob("round-*.svg"))
     assert [p.name for p in pictures] == [f"round-{n:02d}.svg" for n in range(1, 11)]
     assert all(p.read_text().startswith("<svg") for p in pictures)
+    assert "Round 3 of 10: 7-7" in pictures[2].read_text()  # titled as the command names rounds
+    assert 'class="cf-label' in pictures[2].read_text()  # node numbers drawn
 
 
 def test_simulate_matches_the_library(capsys: pytest.CaptureFixture[str]) -> None:
@@ -176,9 +202,13 @@ def test_tournament_writes_json_and_csv(capsys: pytest.CaptureFixture[str], tmp_
     assert "mean score/round" in out
     data = json.loads((tmp_path / "t.json").read_text())
     expected = cf.tournament.run_tournament(["greedy", "random"], games=3, workers=1, rules=cf.Rules.trains(max_pip=6))
-    assert data["standings"] == [attrs.asdict(standing) for standing in expected.standings]
+    assert data["standings"] == json.loads(json.dumps([attrs.asdict(standing) for standing in expected.standings]))
     rows = list(csv.DictReader(io.StringIO((tmp_path / "t.csv").read_text())))
     assert [row["bot"] for row in rows] == ["greedy", "random"]
+    assert [(row["name"], row["faults"], row["stopped"]) for row in rows] == [
+        ("greedy", "0", "0"),
+        ("random", "0", "0"),
+    ]
     assert float(rows[0]["win_rate"]) == pytest.approx(expected.standings[0].win_rate)
 
 
@@ -229,7 +259,8 @@ def test_replay_steps_by_round_and_by_move(capsys: pytest.CaptureFixture[str], t
         assert f"P{seat} {record.names[seat]} went out" in out
     code, out, _ = run(capsys, "replay", str(path), "--by", "move")
     assert code == 0
-    assert f"{len(game.moves)}. round 7" in out
+    assert f"move {len(game.moves)}, round 7: " in out
+    assert "move 1, round 1: " in out
 
 
 def test_replay_refuses_bad_records_cleanly(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -255,7 +286,8 @@ def test_without_the_cli_extra_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "rich", None)  # as if rich were not installed
     code, _, err = run(capsys, "simulate")
     assert code == 1
-    assert "pip install 'chickenfoot[cli]'" in err
+    assert "the 'cli' extra" in err
+    assert install_command("cli") in err  # the command that works for this install (a checkout here)
 
 
 @pytest.mark.slow
@@ -276,10 +308,119 @@ def test_replay_pauses_between_steps_and_stops_on_q(
     monkeypatch.setattr(sys, "stdin", io.StringIO("\nq\n"))  # one step on, then stop
     code, out, _ = run(capsys, "replay", str(path), "--pause")
     assert code == 0
-    assert "Round 2:" in out
-    assert "Round 3:" not in out
+    assert "Round 2 of 7:" in out
+    assert "Round 3 of 7:" not in out
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # end of input stops cleanly too
     code, out, _ = run(capsys, "replay", str(path), "--pause")
     assert code == 0
-    assert "Round 1:" in out
-    assert "Round 2:" not in out
+    assert "Round 1 of 7:" in out
+    assert "Round 2 of 7:" not in out
+
+
+def test_play_load_resumes_a_saved_game_at_the_right_seat(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=4)
+    while game.current_player != 1 or len(game.moves) < 5:
+        game = cf.apply(game, cf.bots.GreedyBot()(cf.observe(game, game.round.current_player)))
+    path = save_record(game, tmp_path / "game.json", names=["greedy", "Ada", "random"], event="test")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, err = run(capsys, "play", "--load", str(path))
+    assert code == 0, err
+    assert f"resuming game.json at move {len(game.moves) + 1}, seed 4" in out
+    hand = " ".join(f"[{tile}]" for tile in sorted(game.round.hands[1], reverse=True))
+    assert hand in out  # Ada's seat: the one seat not named by a bot
+    assert "this game is not saved" not in out  # nothing new to lose: one quit leaves
+
+
+@pytest.mark.parametrize(
+    ("change", "argv", "code", "message"),
+    [
+        ({}, ["--players", "3"], 2, "--load takes the rules, players and seed from"),
+        ({}, ["--rule", "max_pip=9", "--seed", "1"], 2, "leave out --rule, --seed"),
+        ({"names": ["greedy", "Ada", "Bob"]}, [], 2, "does not say which seat is yours: give --seat (0 to 2)"),
+        ({"names": ["cmd:rm -rf /", "Ada", "random"]}, [], 2, "seat 0 of"),
+        ({"names": ["cmd:rm -rf /", "Ada", "random"]}, [], 2, "runs a program: name the opponents with --bots"),
+        ({"names": ["greedy", "Ada", "Bob"]}, ["--seat", "1"], 2, "seat 2 of"),
+        ({}, ["--seat", "5"], 2, "seat 5 does not exist in a 3-player game"),
+        ({"moves": ["6-6@0"]}, [], 1, "$.moves: move 1 (6-6@0) is illegal"),
+        ({"type": "game"}, [], 1, "$: missing field(s)"),
+    ],
+)
+def test_play_load_refuses_what_it_cannot_resume(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    change: dict[str, object],
+    argv: list[str],
+    code: int,
+    message: str,
+) -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=4)
+    path = save_record(game, tmp_path / "game.json", names=["greedy", "Ada", "random"], event="test")
+    path.write_text(json.dumps(json.loads(path.read_text()) | change))
+    exit_code, out, err = run(capsys, "play", "--load", str(path), *argv)
+    assert exit_code == code
+    assert message in err
+    assert "Traceback" not in out + err
+
+
+def test_play_load_refuses_a_finished_game(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = save_record(_finished_game(), tmp_path / "done.json", names=["a", "b", "c"], event="test")
+    code, _, err = run(capsys, "play", "--load", str(path))
+    assert code == 1
+    assert "that game is over (P" in err
+    assert "chickenfoot replay" in err
+
+
+def test_replay_shows_the_comments_and_tags(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = _finished_game()
+    path = save_record(
+        game,
+        tmp_path / "notes.json",
+        names=["Ada", "greedy", "random"],
+        event="lesson",
+        comments={3: "keep the 6s for later", len(game.moves): "out!"},
+        round_comments={2: "a blocked round"},
+        tags={"Annotator": "Ada"},
+    )
+    code, out, _ = run(capsys, "replay", str(path))
+    assert code == 0
+    assert "Annotator: Ada" in out
+    assert "move 3 (P" in out
+    assert ": keep the 6s for later" in out
+    assert "a blocked round" in out
+    code, out, _ = run(capsys, "replay", str(path), "--by", "move")
+    assert code == 0
+    lines = out.splitlines()
+    third = next(index for index, line in enumerate(lines) if line.startswith("move 3, round 1: "))
+    assert lines[third + 1] == "  keep the 6s for later"  # right under the move it is on
+    assert "Round 2 of 7: a blocked round" in out
+
+
+def test_simulate_says_how_each_round_ended_as_its_outcome(capsys: pytest.CaptureFixture[str]) -> None:
+    # Random play under the variant: feet that can no longer be filled end most rounds of seed 0.
+    rule = "unfillable_foot_ends_round=true"
+    code, out, _ = run(
+        capsys, "simulate", "--players", "2", "--seed", "0", "--bots", "random", "--rule", rule, "--verbose"
+    )
+    assert code == 0
+    game = cf.new_game(cf.Rules.trains(unfillable_foot_ends_round=True), players=2, seed=0)
+    from chickenfoot.tournament import _derive
+
+    bots = [cf.bots.RandomBot(seed=_derive(0, "simulate", seat)) for seat in range(2)]
+    while not game.is_over:
+        player = game.round.current_player
+        game = cf.apply(game, bots[player](cf.observe(game, player)))
+    titles = re.findall(r"Round \d+ of 10: \d+-\d+, ([^─]*?) ─", out)
+    assert len(titles) == len(game.results) == 10
+    seen = set()
+    for title, result in zip(titles, game.results, strict=True):
+        termination = result.outcome.termination
+        seen.add(termination)
+        if termination is cf.Termination.WENT_OUT:
+            assert title == f"P{result.went_out} random went out"
+        else:
+            assert termination is cf.Termination.UNFILLABLE_FOOT
+            foot = result.final.board.node(result.final.board.pending or 0).tile
+            assert title == f"the chicken foot on {foot} could no longer be filled"
+    assert seen == {cf.Termination.WENT_OUT, cf.Termination.UNFILLABLE_FOOT}

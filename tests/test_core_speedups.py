@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import pickle
 import random
-from typing import Any
 
 import attrs
 import pytest
@@ -18,7 +17,7 @@ from hypothesis import given, strategies as st
 import chickenfoot as cf
 from _games import play_randomly, random_walk
 from chickenfoot._core import CODES, DRAW, PASS, PublicMoves, play, shuffle
-from chickenfoot._state import MOVES, _play_of, replace_game, replace_round
+from chickenfoot._state import MOVES, _play_of
 
 
 def _played(seed: int, moves: int, rules: cf.Rules | None = None, players: int = 4) -> cf.GameState:
@@ -37,9 +36,9 @@ def test_the_deal_shuffle_is_random_shuffle(seed: int, size: int) -> None:
 def test_fast_built_states_equal_constructor_built_ones(moves: int) -> None:
     game = _played(3, moves, cf.Rules.trains(max_pip=12), players=3)
     state, board = game.round, game.round.board
-    rebuilt_board = cf.Board(board.nodes, board.ends_by_value, board.ends_mask, board.pending, board.missing)
-    rebuilt_state = replace_round(state, board=rebuilt_board)
-    rebuilt_game = replace_game(game, round=rebuilt_state)
+    rebuilt_board = cf.Board(board.nodes, board.arms)
+    rebuilt_state = attrs.evolve(state, board=rebuilt_board)
+    rebuilt_game = attrs.evolve(game, round=rebuilt_state)
     assert type(game) is cf.GameState
     assert type(state) is cf.RoundState
     assert type(board) is cf.Board
@@ -53,7 +52,7 @@ def test_fast_built_states_equal_constructor_built_ones(moves: int) -> None:
 
 def test_board_nodes_read_one_by_one_match_the_tuple() -> None:
     board = _played(5, 400, cf.Rules.trains(max_pip=18), players=8).round.board
-    fresh = replace_round(_played(5, 400, cf.Rules.trains(max_pip=18), players=8).round).board
+    fresh = attrs.evolve(_played(5, 400, cf.Rules.trains(max_pip=18), players=8).round).board
     assert fresh.node(-1) == board.nodes[-1]  # read before the tuple is built
     assert fresh.node(0).parent is None  # the center hangs from nothing
     assert len(board) == len(board.nodes) > 16
@@ -63,16 +62,16 @@ def test_board_nodes_read_one_by_one_match_the_tuple() -> None:
     size = len(board)
     with pytest.raises(IndexError, match=f"^there is no node {size}: the board has nodes 0 to {size - 1}$"):
         board.node(size)
-    with pytest.raises(IndexError, match=f"^there is no node {size}: the board has nodes 0 to {size - 1}$"):
-        board.place(cf.Tile(18, 18), size)
-    with pytest.raises(ValueError, match=r"^a board holds at least its center$"):
-        cf.Board((), (), 0, None, 0)
+    with pytest.raises(cf.IllegalMoveError, match=f"^there is no node {size}: the board has nodes 0 to {size - 1}$"):
+        board.place(cf.Tile(18, 18), size)  # as apply() refuses it
+    with pytest.raises(cf.InvalidPositionError, match=r"^a board holds at least its center$"):
+        cf.Board((), arms=4)
 
 
 def test_legal_moves_are_the_same_with_and_without_the_cache() -> None:
     game = _played(9, 40)
     cached = cf.legal_moves(game)
-    fresh = replace_round(game.round)  # the public constructor starts without caches
+    fresh = attrs.evolve(game.round)  # the public constructor starts without caches
     assert cf.legal_moves(fresh) == cached
     assert cf.legal_moves(game) is cached
 
@@ -118,90 +117,85 @@ def test_an_equal_but_not_identical_move_applies_like_the_generated_one() -> Non
     assert cf.apply(game, copy) == cf.apply(game, move)
 
 
-@pytest.mark.parametrize("part", ["seed", "round_index", "players", "totals", "winners", "round", "results"])
-def test_games_differing_in_one_part_are_unequal(part: str) -> None:
+@pytest.mark.parametrize("part", ["seed", "round_index", "totals", "round", "results"])
+def test_games_differing_in_one_field_are_unequal(part: str) -> None:
     game = _played(13, 150)  # past the first round, so it has results
     assert game.results
     assert not game.is_over
     changed_part = {
         "seed": game.seed + 1,
         "round_index": game.round_index + 1,
-        "players": game.players + 1,
         "totals": tuple(total + 1 for total in game.totals),
-        "winners": (0,),
-        "round": replace_round(game.round, current_player=(game.round.current_player + 1) % game.players),
+        "round": attrs.evolve(game.round, reserve=game.round.reserve + 1),
         "results": game.results[:-1],
     }[part]
-    changed = replace_game(game, **{part: changed_part})
+    changed = attrs.evolve(game, **{part: changed_part})
     assert changed != game
     assert game != changed
-    assert replace_game(game) == game
-    assert hash(replace_game(game)) == hash(game)
+    assert attrs.evolve(game) == game
+    assert hash(attrs.evolve(game)) == hash(game)
 
 
-@pytest.mark.parametrize(
-    "part", ["rules", "hands", "yard", "board", "current_player", "reserve", "drawn", "is_over", "went_out"]
-)
-def test_rounds_differing_in_one_part_are_unequal(part: str) -> None:
-    state = _played(13, 30).round
+def test_a_game_is_equal_to_the_one_its_fields_build() -> None:
+    game = _played(13, 150)
+    assert cf.GameState(**attrs.asdict(game, recurse=False)) == game
+    assert attrs.astuple(game, recurse=False) == tuple(
+        getattr(game, field.name) for field in attrs.fields(cf.GameState)
+    )
+
+
+@pytest.mark.parametrize("part", ["rules", "hands", "yard", "board", "current_player", "reserve", "drawn"])
+def test_rounds_differing_in_one_field_are_unequal(part: str) -> None:
+    state = _played(13, 1).round  # one arm on the center: it is pending, so its arm count can change
     assert state.yard
     assert state.drawn is None
     assert not state.is_over
+    assert state.board.pending == 0
     first, *rest = state.hands
-    board = state.board
     changed_part = {
         "rules": attrs.evolve(state.rules, double_out_penalty=5),
-        "hands": (first[1:], *rest),
-        "yard": state.yard[1:],
-        "board": cf.Board(board.nodes[:-1], (), 0, None, 0) if len(board) > 1 else None,
+        "hands": (first[::-1], *rest),  # the order inside a hand is part of the state
+        "yard": state.yard[::-1],
+        "board": attrs.evolve(state.board, arms=state.board.arms + 1),
         "current_player": (state.current_player + 1) % len(state.hands),
         "reserve": state.reserve + 1,
-        "drawn": state.yard[0],
-        "is_over": True,
-        "went_out": 0,
+        "drawn": state.hands[state.current_player][0],
     }[part]
-    changed = replace_round(state, **{part: changed_part})
+    changed = attrs.evolve(state, **{part: changed_part})
     assert changed != state
     assert state != changed
-    assert replace_round(state) == state
-    assert hash(replace_round(state)) == hash(state)
+    assert attrs.evolve(state) == state
+    assert hash(attrs.evolve(state)) == hash(state)
 
 
-@pytest.mark.parametrize(
-    "part", ["nodes", "tile", "parent", "exposed", "ends_by_value", "ends_mask", "pending", "missing"]
-)
-def test_boards_differing_in_one_part_are_unequal(part: str) -> None:
-    board = _played(13, 30).round.board
-    assert board.pending is not None  # a foot waits for toes here
-    parts: dict[str, Any] = {
-        "nodes": board.nodes,
-        "ends_by_value": board.ends_by_value,
-        "ends_mask": board.ends_mask,
-        "pending": board.pending,
-        "missing": board.missing,
-    }
-    early = board.nodes[1]  # far from the newest node: the comparison has to walk back to it
-    unplaced = next(tile for tile in cf.full_set(9) if tile not in {node.tile for node in board.nodes})
-    shared = next(value for value, ends in enumerate(board.ends_by_value) if len(ends) > 1)
-    if part == "nodes":
-        parts["nodes"] = board.nodes[:-1]
-    elif part in ("tile", "parent", "exposed"):
-        changed: Any = {"tile": unplaced, "parent": 1, "exposed": early.exposed + 1}[part]
-        parts["nodes"] = (board.nodes[0], attrs.evolve(early, **{part: changed}), *board.nodes[2:])
-    elif part == "ends_by_value":  # the same values open, in another order
-        ends = list(board.ends_by_value)
-        ends[shared] = ends[shared][::-1]
-        parts["ends_by_value"] = tuple(ends)
-    elif part == "ends_mask":
-        parts["ends_mask"] = board.ends_mask ^ 1 << 18
-    elif part == "pending":
-        parts["pending"] = board.pending - 1
-    else:
-        parts["missing"] = board.missing + 1
-    changed_board = cf.Board(**parts)
+def test_rounds_differing_only_in_history_are_equal() -> None:
+    state = _played(13, 30).round
+    assert state.history
+    assert attrs.evolve(state, history=()) == state
+    assert hash(attrs.evolve(state, history=())) == hash(state)
+    assert attrs.evolve(state, history=()).history == ()
+
+
+@pytest.mark.parametrize("part", ["nodes", "arms"])
+def test_boards_differing_in_one_field_are_unequal(part: str) -> None:
+    board = _played(13, 1).round.board
+    assert board.pending == 0  # the center waits for arms here
+    changed = {"nodes": board.nodes[:-1], "arms": board.arms + 1}[part]
+    changed_board = attrs.evolve(board, **{part: changed})
     assert changed_board != board
     assert board != changed_board
-    assert cf.Board(board.nodes, board.ends_by_value, board.ends_mask, board.pending, board.missing) == board
+    assert cf.Board(board.nodes, board.arms) == board
+    assert hash(cf.Board(board.nodes, board.arms)) == hash(board)
+
+
+def test_a_board_refuses_nodes_the_placement_rules_do_not_place() -> None:
+    board = _played(13, 30).round.board
+    early = board.nodes[1]
+    unplaced = next(tile for tile in cf.full_set(9) if tile not in {node.tile for node in board.nodes})
+    for part, changed in [("tile", unplaced), ("parent", 1), ("exposed", early.exposed + 1)]:
+        nodes = (board.nodes[0], attrs.evolve(early, **{part: changed}), *board.nodes[2:])
+        with pytest.raises(cf.InvalidPositionError, match=r"^board node 1"):
+            cf.Board(nodes, board.arms)
 
 
 def test_the_public_move_table_holds_each_play_at_its_code() -> None:

@@ -196,10 +196,19 @@ def test_highest_double_variant_starts_with_the_next_highest_double_held() -> No
 
 
 @pytest.mark.rule("ROUND-1")
-@pytest.mark.parametrize("round_index", [-1, 10, 1.0])
-def test_round_1_a_round_outside_the_game_is_refused(round_index: object) -> None:
-    with pytest.raises(ValueError, match="round_index must be a whole number from 0 to 9"):
-        cf.deal_round(Rules.trains(), 4, 1, round_index)  # type: ignore[arg-type]
+@pytest.mark.parametrize("round_index", [-1, 10])
+def test_round_1_a_round_outside_the_game_is_refused(round_index: int) -> None:
+    with pytest.raises(cf.RulesError, match="round_index must be a whole number from 0 to 9"):
+        cf.deal_round(Rules.trains(), 4, 1, round_index)
+
+
+@pytest.mark.parametrize(("seed", "round_index"), [(1.0, 0), ("1", 0), (1, 1.0), (1, "0"), (1, True)])
+def test_deal_round_refuses_arguments_of_the_wrong_type_as_new_game_does(seed: object, round_index: object) -> None:
+    with pytest.raises(TypeError, match="an int"):
+        cf.deal_round(Rules.trains(), 4, seed, round_index)  # type: ignore[arg-type]
+    if round_index == 0:
+        with pytest.raises(TypeError, match="an int"):
+            cf.new_game(Rules.trains(), 4, seed)  # type: ignore[arg-type]
 
 
 def test_new_game_deals_seed_0_by_default() -> None:
@@ -210,7 +219,7 @@ def test_new_game_deals_seed_0_by_default() -> None:
 def test_new_game_says_what_to_pass() -> None:
     with pytest.raises(TypeError, match=r"rules must be a chickenfoot.Rules, such as Rules.trains\(\); got 'trains'"):
         cf.new_game("trains", 4)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="seed must be an int, got '7'"):
+    with pytest.raises(TypeError, match=r"a seed is a whole number \(an int\), got '7'"):
         cf.new_game(Rules.trains(), 4, "7")  # type: ignore[arg-type]
 
 
@@ -229,6 +238,7 @@ def test_the_chance_layers_round_keeps_the_reserve_for_its_player_count() -> Non
     from chickenfoot._deal import open_round
 
     hands = [[Tile(1, 0)], [Tile(2, 0)]]
-    state = open_round(Rules.trains(), hands, [Tile(3, 0), Tile(4, 0), Tile(5, 0)], Tile(9, 9), 1)
+    yard = [tile for tile in cf.full_set(9) if tile not in (Tile(1, 0), Tile(2, 0), Tile(9, 9))]
+    state = open_round(Rules.trains(), hands, yard, Tile(9, 9), 1)
     assert state.reserve == 2  # two players keep two tiles in the yard
     assert state.current_player == 1

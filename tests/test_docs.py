@@ -4,8 +4,10 @@ every public name has a place on the API page, and the rules map finds what it s
 from __future__ import annotations
 
 import doctest
-import importlib.util
+import os
 import re
+import runpy
+import subprocess
 import sys
 from pathlib import Path
 
@@ -18,8 +20,9 @@ DOCS = REPO / "docs"
 sys.path.insert(0, str(DOCS / "_ext"))
 import rulemap  # noqa: E402  (docs/_ext is not a package; rulemap needs no Sphinx)
 
+from optional import imports_of_snippets, imports_of_source, skip_unless_importable  # noqa: E402
+
 PAGES = sorted(path for path in DOCS.glob("*.md") if ">>>" in path.read_text(encoding="utf-8"))
-IMPORTS = re.compile(r"^>>> (?:import|from) (\w+)", re.MULTILINE)
 
 
 # -- every snippet on every page runs -------------------------------------------------------
@@ -29,14 +32,44 @@ IMPORTS = re.compile(r"^>>> (?:import|from) (\w+)", re.MULTILINE)
 def test_page_snippets_run(page: Path) -> None:
     """Runs a page's ``>>>`` snippets; a page whose snippets import a package that is not installed
     (an optional extra such as OpenSpiel) is skipped, naming the package."""
-    for module in IMPORTS.findall(page.read_text(encoding="utf-8")):
-        if importlib.util.find_spec(module) is None:
-            pytest.skip(f"{page.name} imports {module}, which is not installed (an optional extra)")
+    skip_unless_importable(imports_of_snippets(page.read_text(encoding="utf-8")), page.name)
     result = doctest.testfile(
         str(page), module_relative=False, optionflags=doctest.ELLIPSIS, raise_on_error=False, verbose=False
     )
     assert result.attempted > 0
     assert result.failed == 0, f"{result.failed} of {result.attempted} examples in {page.name} failed (see above)"
+
+
+README_BLOCKS = re.findall(r"^```python\n(.*?)^```", (REPO / "README.md").read_text(encoding="utf-8"), re.M | re.S)
+SCRIPTS = [block for block in README_BLOCKS if not block.startswith(">>>")]  # the >>> ones run as doctests
+
+
+@pytest.mark.parametrize("block", SCRIPTS, ids=[f"block-{n}" for n in range(len(SCRIPTS))])
+def test_readme_code_runs_as_written(block: str) -> None:
+    """Runs each plain (not ``>>>``) Python block of the README in a fresh interpreter, as a reader
+    would paste it; one that imports an optional extra is skipped where it is missing."""
+    skip_unless_importable(imports_of_source(block), "README.md")
+    src = str(Path(chickenfoot.__file__).resolve().parents[1])  # the package under test, installed or not
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (src, os.environ.get("PYTHONPATH")) if p)}
+    done = subprocess.run([sys.executable, "-c", block], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+
+
+def test_ci_reads_the_readme_set_up_commands_and_the_quickstart_repeats_them() -> None:
+    commands = runpy.run_path(str(REPO / ".ci" / "readme-commands"))["commands"]
+    main_job, tests, docs = commands((REPO / "README.md").read_text(encoding="utf-8"))
+    assert main_job.startswith('python -m pip install ".[cli]" && chickenfoot ')
+    assert tests == 'python -m pip install -e ".[test]" && python -m pytest'
+    assert docs.startswith('python -m pip install -e ".[docs]" && python -m sphinx -W ')
+    quickstart = (DOCS / "quickstart.md").read_text(encoding="utf-8")
+    assert f"`{tests}`" in quickstart
+    assert f"`{docs}`" in quickstart
+
+
+def test_the_readme_shows_each_adapter() -> None:
+    assert {"chickenfoot.openspiel", "chickenfoot.gymnasium", "chickenfoot.pettingzoo"} <= {
+        module for block in SCRIPTS for module in imports_of_source(block)
+    }
 
 
 def test_the_cookbook_and_quickstart_have_snippets() -> None:

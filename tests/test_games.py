@@ -24,7 +24,7 @@ def _check_finished(game: cf.GameState) -> None:
     assert cf.legal_moves(game) == ()
     assert len(game.results) == game.rules.rounds
     assert game.totals == tuple(sum(r.scores[p] for r in game.results) for p in range(game.players))
-    assert game.winners == cf.winners(game.rules, game.totals, game.results)
+    assert game.winners == cf.decide_winners(game.rules, game.totals, game.results)
     assert game.winners
     assert all(game.totals[w] == min(game.totals) for w in game.winners)
     for result in game.results:

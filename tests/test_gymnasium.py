@@ -193,6 +193,20 @@ def test_closing_the_env_stops_opponent_programs() -> None:
     env = ChickenfootEnv(opponents=bot, seat=0, rounds=1)
     _episode(env, seed=1)
     assert bot.faults == []
-    assert bot._process is not None  # it played
+    assert bot.pid is not None  # it played
     env.close()
-    assert bot._process is None
+    assert bot.pid is None
+
+
+def test_the_ansi_render_numbers_rounds_as_the_cli_and_the_pictures_do() -> None:
+    # Round 1 is the first round (round_index 0) everywhere a person reads a round's number.
+    env = ChickenfootEnv(players=2, max_pip=6, render_mode="ansi", seat=0)
+    _, info = env.reset(seed=3)
+    assert (env.render() or "").startswith("round 1 of 7 | you are P0")
+    while env.game is not None and env.game.round_index == 0:
+        _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+        assert not done
+    assert env.game is not None
+    assert (env.render() or "").startswith("round 2 of 7 | ")
+    assert str(env.game).startswith("Round 2 of 7, ")
+    assert str(cf.observe(env.game, 0)).startswith("P0's view, round 2 of 7")

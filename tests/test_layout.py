@@ -1,4 +1,5 @@
-"""The layout's geometry: one placement per node, drawn exactly, and no two tiles ever overlapping."""
+"""The layout's geometry: one placement per node, drawn exactly, no two tiles ever overlapping, and
+each node's number beside its own tile, touching no other tile and no other number."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import attrs
 import pytest
 
 import chickenfoot as cf
@@ -21,19 +23,34 @@ check = importlib.util.module_from_spec(_spec)
 sys.modules[_spec.name] = check
 _spec.loader.exec_module(check)
 CONFIGURATIONS, finished_rounds, overlapping = check.CONFIGURATIONS, check.finished_rounds, check.overlapping
+overlapping_labels = check.overlapping_labels
 
 Placement = chickenfoot.svg.Placement
 ROUNDS = 500
 
 
 @pytest.mark.slow
-def test_no_two_tiles_overlap_in_500_finished_rounds() -> None:
+def test_no_two_tiles_overlap_nor_any_number_a_tile_in_500_finished_rounds() -> None:
     seen: set[tuple[str, int, int, int]] = set()
+    numbers = on_tiles = 0
     for rules, players, final in finished_rounds(seed=14, count=ROUNDS):
         placements = chickenfoot.svg.layout(final)
         assert [p.node for p in placements] == list(range(len(final.board.nodes)))
         assert overlapping(placements) == [], (rules, players, cf.position(final))
+        labels = chickenfoot.svg.labels(placements)
+        assert [label.node for label in labels] == list(range(len(final.board.nodes)))
+        assert overlapping_labels(placements, labels) == [], (rules, players, cf.position(final))
+        for label, p in zip(labels, placements, strict=True):
+            # Beside its own tile: the badge touches the tile grown by 27 units (the farthest spot tried is
+            # two thirds of a tile's width out from a corner, both ways); the center's, between its arms,
+            # by a tile's width and a half.
+            reach = 27.0 if p.node else 36.0
+            grown = Placement(p.node, p.x, p.y, p.angle, p.length + 2 * reach, p.width + 2 * reach)
+            assert overlapping_labels((grown,), (attrs.evolve(label, node=-1),)) == [("tile", -1, p.node)]
+        numbers += len(labels)
+        on_tiles += sum(not label.beside for label in labels)
         seen.add((rules.deal, rules.max_pip, rules.arms_for(players), players))
+    assert on_tiles < numbers * 0.03  # a number sits on its own tile only where its tile is hemmed in
     # Both presets, double-6 to double-18, 6-arm centers and 2 to 8 players were all drawn.
     assert {deal for deal, *_ in seen} == {"trains", "cross"}
     assert {pip for _, pip, _, _ in seen} == {rules.max_pip for rules in CONFIGURATIONS} >= {6, 18}
@@ -49,7 +66,7 @@ def test_gaps_are_rare_and_drawn() -> None:
         for p in moved:  # only a line's first tile: its parent is a double or the center
             parent = final.board.nodes[final.board.nodes[p.node].parent or 0]
             assert parent.tile.is_double
-        assert chickenfoot.svg.render_svg(final).count("stroke-dasharray") == len(moved)
+        assert chickenfoot.svg.render_svg(final).count('class="cf-gap"') == len(moved)
         gaps += len(moved)
     assert gaps < 40  # crowded, double-heavy rounds: fewer than one moved line a round
 
@@ -61,17 +78,22 @@ def test_the_overlap_check_can_fail() -> None:
     assert overlapping((first, Placement(2, 40.0, 20.0, 30.0))) == [(1, 2)]  # corners cut
     assert overlapping((first, Placement(2, 48.0, 0.0, 0.0))) == []  # end to end
     assert overlapping((first, Placement(2, 0.0, 24.0, 180.0))) == []  # side by side
+    # And for numbers: one on a neighbour, or on another number, is caught; one on its own tile is not.
+    Label = chickenfoot.svg.Label
+    tiles = (first, Placement(2, 48.0, 0.0, 0.0))
+    assert overlapping_labels(tiles, (Label(1, 30.0, 0.0, 14.0, 14.0),)) == [("tile", 1, 2)]
+    assert overlapping_labels(tiles, (Label(1, 0.0, 0.0, 14.0, 14.0, beside=False),)) == []
+    pair = (Label(1, 0.0, 20.0, 14.0, 14.0), Label(2, 10.0, 22.0, 14.0, 14.0))
+    assert overlapping_labels(tiles, pair) == [("label", 1, 2)]
 
 
 def test_render_svg_draws_exactly_the_layout() -> None:
     for _, _, final in finished_rounds(seed=3, count=5):
         svg = chickenfoot.svg.render_svg(final)
-        groups = [
-            g
-            for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g")
-            if g.get("transform", "").startswith("t")
+        groups = [g for g in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g") if g.get("data-node")]
+        drawn = [
+            tuple(map(float, re.findall(r"[-\d.]+", g.get("transform", "")))) for g in groups if g.get("transform")
         ]
-        drawn = [tuple(map(float, re.findall(r"[-\d.]+", g.get("transform", "")))) for g in groups]
         expected = [(p.x, p.y, p.angle) for p in chickenfoot.svg.layout(final)]
         assert len(drawn) == len(expected)
         for (x, y, angle), (ex, ey, eangle) in zip(drawn, expected, strict=True):

@@ -99,7 +99,7 @@ def test_ansi_render_draws_the_layout() -> None:
     game.reset(seed=3)
     text = game.render()
     assert text is not None
-    assert text.startswith("round 0 | hands player_0:21 player_1:21 | yard 12")  # DEAL-A3, YARD: 55 - 1 - 42
+    assert text.startswith("round 1 of 10 | hands player_0:21 player_1:21 | yard 12")  # DEAL-A3, YARD: 55 - 1 - 42
     assert "#0 9-9 center, 0/2 arms" in text
 
 
@@ -123,7 +123,7 @@ def test_a_game_cut_short_ends_on_the_last_round_played() -> None:
     assert len(game.game.results) == 1
     assert game.game.round == final  # not the next round the engine dealt
     assert game.game.round_index == 0
-    assert "round 0" in (game.render() or "")
+    assert "round 1 of 10" in (game.render() or "")
 
 
 def test_api_test_with_history_and_scaled_scores() -> None:

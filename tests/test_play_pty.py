@@ -1,4 +1,4 @@
-"""``chickenfoot play`` driven through a real terminal (a pty): a full round, bad input included."""
+"""``chickenfoot play`` driven through a real terminal (a pty): a full round, bad input included, then resumed."""
 
 from __future__ import annotations
 
@@ -47,8 +47,8 @@ def test_a_full_round_against_bots_with_bad_input(tmp_path: Path) -> None:
         ("0", "there is no move 0"),
         ("9-9@42", "not allowed"),
         ("pass", "not allowed"),
-        ("save", "save needs a file name"),
-        ("help", "save FILE"),
+        ("save", f"saved the game record to {final}"),  # no file named: --save's
+        ("help", "save [FILE]"),
     ]:
         child.sendline(line)
         child.expect_exact(reply)
@@ -59,7 +59,7 @@ def test_a_full_round_against_bots_with_bad_input(tmp_path: Path) -> None:
     # Play the first listed move, every other time by its notation, until the round ends.
     child.sendline("1")
     turns = 1
-    while child.expect_exact(["Round 1 over", PROMPT]) == 1:
+    while child.expect_exact(["Round 1 of 10 over", PROMPT]) == 1:
         listed = re.search(r"^\s*1\. (\S+)", child.before, re.MULTILINE)
         assert listed is not None, child.before
         turns += 1
@@ -75,3 +75,32 @@ def test_a_full_round_against_bots_with_bad_input(tmp_path: Path) -> None:
     assert saved["players"] == 3
     assert len(saved["moves"]) > turns
     assert json.loads(record.read_text())["moves"] == []  # saved before the first move
+
+
+def test_a_saved_game_resumes_where_it_was_left(tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    child = _spawn("--players", "2", "--seed", "9", "--name", "Ada", "--rule", "max_pip=6", "--save", str(saved))
+    child.expect_exact(PROMPT)
+    child.sendline("1")
+    child.expect_exact(PROMPT)
+    child.sendline("comment my first move")
+    child.expect_exact("noted a comment on move")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    before = cf.from_json(saved.read_text(), cf.GameRecord)
+    assert before.names == ("Ada", "greedy")
+    # Resumed: the same game from where it stood, Ada's seat found from the record's names.
+    child = _spawn("--load", str(saved))
+    child.expect_exact(f"resuming game.json at move {len(before.moves) + 1}, seed 9")
+    child.expect_exact(PROMPT)
+    child.sendline("1")
+    child.expect_exact(PROMPT)
+    child.sendline("save")  # no file named: back into the file it came from
+    child.expect_exact(f"saved the game record to {saved}")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    after = cf.from_json(saved.read_text(), cf.GameRecord)
+    assert after.moves[: len(before.moves)] == before.moves
+    assert len(after.moves) > len(before.moves)
+    assert (after.names, after.date, dict(after.comments)) == (before.names, before.date, dict(before.comments))
+    assert list(before.comments.values()) == ["my first move"]

@@ -4,7 +4,7 @@ Builds the page the way the docs build does (``docs/_ext/playground.py``: the pa
 pure wheel, attrs and typing-extensions wheels, the npm ``pyodide`` runtime), serves it on
 127.0.0.1, and drives ``/usr/bin/chromium`` with selenium through a whole round: an illegal click
 first shows the engine's reason and rule ID, linked to the rules page, and the round's scores on
-the page equal :func:`chickenfoot.round_scores` of the same game replayed here from the page's
+the page equal :func:`chickenfoot.score_round` of the same game replayed here from the page's
 saved record.
 
 Needs ``apt-get install chromium chromium-driver``, ``pip install selenium`` and ``npm ci``
@@ -28,29 +28,17 @@ from typing import Any
 import pytest
 
 import chickenfoot as cf
+import chickenfoot.bots
 
-webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.webdriver.chrome.service import Service  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+from browser import chromium, wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # drives a browser
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMEDRIVER = Path("/usr/bin/chromedriver")
-# Flags that keep headless Chromium off the network and away from any profile but a fresh one.
-CHROMIUM_FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1280,900",
-)
 # The test's game: the cross rules, two players, seat 0 the person, a greedy bot in seat 1.
 GAME = {"preset": "cross", "players": "2", "seed": "3", "bot": "greedy", "delay": "0"}
 PLAYS_BEFORE_THE_ILLEGAL_CLICK = 3  # so the refusal (and the screenshot) comes mid-round
@@ -89,27 +77,15 @@ def url(site: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
-        pytest.skip("Debian's Chromium is not installed: apt-get install chromium chromium-driver")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
     downloads = tmp_path_factory.mktemp("downloads")
-    options.add_experimental_option(
-        "prefs", {"download.default_directory": str(downloads), "download.prompt_for_download": False}
-    )
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    try:
+    prefs = {"download.default_directory": str(downloads), "download.prompt_for_download": False}
+    with chromium(tmp_path_factory.mktemp("chromium-profile"), prefs) as driver:
         yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(downloads, ignore_errors=True)
+    shutil.rmtree(downloads, ignore_errors=True)
 
 
 def _wait(driver: Any, condition: Callable[[Any], object], seconds: float, what: str) -> Any:
-    return WebDriverWait(driver, seconds, poll_frequency=0.05).until(condition, message=f"waited for {what}")
+    return wait(driver, condition, seconds, what)
 
 
 def _body(driver: Any, name: str) -> str | None:
@@ -208,9 +184,9 @@ def test_a_round_played_by_clicks_scores_as_the_library_does(browser: Any, url: 
 
     # The page's round scores are the library's for the same seed and moves.
     first_round = next(s for s in cf.replay(record) if s.results).results[0].final
-    assert _round_rows(driver)[0] == list(cf.round_scores(first_round))
+    assert _round_rows(driver)[0] == list(cf.score_round(first_round))
     page_totals = [int(cell.text) for cell in driver.find_elements(By.CSS_SELECTOR, "#scores tfoot td")]
-    assert page_totals == list(cf.round_scores(first_round))
+    assert page_totals == list(cf.score_round(first_round))
     history = driver.find_elements(By.CSS_SELECTOR, "#history details:first-of-type li")
     page_moves = [item.get_attribute("textContent").split()[-1] for item in history]
     assert page_moves == [str(move) for move in record.moves[: len(history)]]
@@ -223,9 +199,63 @@ def test_the_page_bundles_everything_it_loads(site: Path) -> None:
     for wheel in manifest["wheels"]:
         assert (site / "wheels" / wheel).is_file()
         assert wheel.endswith("-py3-none-any.whl")
-    for name in ("index.html", "playground.js", "session.py", "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm"):
+    page_files = ("index.html", "playground.js", "table.js", "session.py")
+    for name in (*page_files, "pyodide/pyodide.mjs", "pyodide/pyodide.asm.wasm"):
         assert (site / name).is_file(), name
     # No address outside the folder: the page must run offline.
-    page = "".join((site / name).read_text(encoding="utf-8") for name in ("index.html", "playground.js"))
+    page = "".join((site / name).read_text(encoding="utf-8") for name in ("index.html", "playground.js", "table.js"))
     assert "http://" not in page
     assert "https://" not in page
+
+
+def _board_nodes(driver: Any) -> list[int]:
+    tiles = driver.find_elements(By.CSS_SELECTOR, "#board g.cf-tile[data-node]")
+    return sorted(int(tile.get_attribute("data-node")) for tile in tiles)
+
+
+def test_a_saved_game_loads_and_replays_step_by_step(browser: Any, url: str) -> None:
+    driver = browser
+    driver.get(url + "?delay=0")
+    _wait(driver, lambda d: _body(d, "ready") == "1", 180, "Pyodide and the library to load")
+    game = cf.new_game(cf.Rules.trains(), players=2, seed=4)
+    bot = cf.bots.GreedyBot()
+    for _ in range(14):
+        game = cf.apply(game, bot(cf.observe(game, game.round.current_player)))
+    record = cf.GameRecord.from_game(game, comments={3: "a comment, shown with its move"})
+    states = cf.replay(record)
+    field = driver.find_element(By.ID, "record")
+    driver.execute_script("arguments[0].value = arguments[1];", field, cf.to_json(record))
+    driver.find_element(By.ID, "replay").click()
+    _wait(driver, lambda d: _body(d, "turn") == "past", 20, "the replay to start at the deal")
+    assert driver.find_element(By.ID, "where").text == f"step 0 of {len(record.moves)} (looking back)"
+    assert _board_nodes(driver) == [0]
+    for step in range(1, len(record.moves) + 1):
+        driver.find_element(By.ID, "step-next").click()
+        board = states[step].round.board
+        if step < len(record.moves):
+            assert driver.find_element(By.ID, "where").text == f"step {step} of {len(record.moves)} (looking back)"
+            turn = driver.find_element(By.ID, "turn").text
+            assert turn.startswith(f"move {step}: ")
+            assert not driver.find_elements(By.CSS_SELECTOR, "#ends button")  # nothing to play while looking back
+        assert _board_nodes(driver) == list(range(len(board)))
+        here = driver.find_element(By.CSS_SELECTOR, "#history li.here")
+        assert here.get_attribute("data-step") == str(step)
+        assert here.get_attribute("textContent").split()[-1] == str(record.moves[step - 1])
+        comment = driver.find_element(By.ID, "comment")
+        assert comment.is_displayed() == (step == 3)
+        if step == 3:
+            assert comment.text == "a comment, shown with its move"
+    # The last step is the game as it stands: play goes on from there.
+    assert _body(driver, "turn") in ("you", "bot", "over")
+    # Step back from a live game with the keys, and jump by clicking a move in the list.
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.HOME)
+    assert _body(driver, "turn") == "past"
+    assert _board_nodes(driver) == [0]
+    driver.find_element(By.CSS_SELECTOR, '#history li[data-step="5"]').click()
+    assert driver.find_element(By.ID, "where").text.startswith("step 5 of ")
+    assert _board_nodes(driver) == list(range(len(states[5].round.board)))
+    driver.find_element(By.ID, "step-last").click()
+    _wait(driver, _settled, 60, "the game to come back to the present")
+    saved = _saved_record(driver)
+    assert saved.moves[: len(record.moves)] == record.moves  # replaying changed nothing
+    assert dict(saved.comments) == dict(record.comments)

@@ -48,29 +48,45 @@ def _move_tile(data: dict[str, Any]) -> None:
     data["hands"][0].append(data["hands"][1].pop())  # [22, 20] at the start of a 2-player round
 
 
-IMPOSSIBLE_ROUNDS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
+UNREACHABLE_ROUNDS: dict[str, tuple[Callable[[dict[str, Any]], object], str, cf.Problem]] = {
     "six passes on a fresh board": (
         lambda d: d.update(history=[[seat % 2, "pass"] for seat in range(6)]),
         "passed while a draw was owed",
+        cf.Problem.HISTORY,
     ),
-    "reserve 40": (lambda d: d.update(reserve=40), "these rules keep 2"),
-    "reserve 999999999": (lambda d: d.update(reserve=999_999_999), "these rules keep 2"),
-    "hands [22, 20] as dealt": (_move_tile, r"need 1 or more draws"),
+    "reserve 40": (lambda d: d.update(reserve=40), "these rules keep 2", cf.Problem.RESERVE),
+    "reserve 999999999": (lambda d: d.update(reserve=999_999_999), "these rules keep 2", cf.Problem.RESERVE),
+    "hands [22, 20] as dealt": (_move_tile, r"need 1 or more draws", cf.Problem.HAND_SIZES),
+}
+
+MALFORMED_ROUNDS: dict[str, tuple[Callable[[dict[str, Any]], object], str]] = {
     "a board longer than the set": (
         lambda d: d.update(board=[{"tile": "9-9", "parent": None}] + [{"tile": "9-8", "parent": 0}] * 16_000),
         "at most 55 items",
     ),
     "a repeated board tile": (
         lambda d: d.update(board=[{"tile": "9-9", "parent": None}] + [{"tile": "9-8", "parent": 0}] * 2),
-        "already on the board",
+        "9-8 is node 1 already",
     ),
 }
 
 
 @pytest.mark.rule("YARD-1")
-@pytest.mark.parametrize("name", sorted(IMPOSSIBLE_ROUNDS))
-def test_round_reader_refuses_impossible_rounds(name: str) -> None:
-    change, message = IMPOSSIBLE_ROUNDS[name]
+@pytest.mark.parametrize("name", sorted(UNREACHABLE_ROUNDS))
+def test_round_reader_reads_a_set_up_round_and_refuses_it_when_strict(name: str) -> None:
+    change, message, problem = UNREACHABLE_ROUNDS[name]
+    data = _fresh_round()
+    change(data)
+    state = cf.from_json(json.dumps(data), cf.RoundState)  # any well-formed position, as RoundState takes
+    assert problem in state.status()
+    assert not state.is_valid()
+    with pytest.raises(cf.InvalidRecordError, match=message):
+        cf.from_json(json.dumps(data), strict=True)
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED_ROUNDS))
+def test_round_reader_refuses_malformed_rounds(name: str) -> None:
+    change, message = MALFORMED_ROUNDS[name]
     data = _fresh_round()
     change(data)
     with pytest.raises(cf.InvalidRecordError, match=message):
@@ -78,15 +94,16 @@ def test_round_reader_refuses_impossible_rounds(name: str) -> None:
 
 
 @pytest.mark.rule("TURN-1")
-def test_round_reader_refuses_a_turn_the_history_does_not_give() -> None:
+def test_round_reader_refuses_a_turn_the_history_does_not_give_when_strict() -> None:
     game = cf.new_game(cf.Rules.trains(), 2, seed=1)
     mover = game.current_player
     game = cf.apply(game, next(move for move in cf.legal_moves(game) if type(move) is cf.Play))
     data = json.loads(cf.to_json(game.round))
     assert data["current_player"] == 1 - mover
     data["current_player"] = mover  # a play hands the turn on
+    assert cf.from_json(json.dumps(data), cf.RoundState).status() == (cf.Problem.TURN,)
     with pytest.raises(cf.InvalidRecordError, match=f"hands the turn to player {1 - mover}"):
-        cf.from_json(json.dumps(data))
+        cf.from_json(json.dumps(data), strict=True)
 
 
 @pytest.mark.rule("END-2")
@@ -97,7 +114,7 @@ def test_position_reader_refuses_in_play_when_nobody_can_play_or_draw() -> None:
         pytest.skip("no blocked round")
     text = cf.position(blocked)
     assert text.endswith(" blocked")
-    with pytest.raises(cf.InvalidRecordError, match="mark it blocked"):
+    with pytest.raises(cf.InvalidRecordError, match=r"marked in play, but the position is over: blocked \(END-2\)"):
         cf.parse_position(text[: -len("blocked")] + "play")
 
 
@@ -120,16 +137,18 @@ def test_record_reader_refuses_a_record_longer_than_any_game() -> None:
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "error", "message"),
     [
-        ((cf.Rules.trains(), 2, 1, None), "moves must be a tuple"),
-        ((cf.Rules.trains(), 2, 10**5000, ()), "at most 256 bits"),
-        ((cf.Rules.trains(), 65, 1, ()), "at most 64"),
-        ((None, 2, 1, ()), "must be a chickenfoot.Rules"),
+        ((cf.Rules.trains(), 2, 1, None), TypeError, "moves must be a tuple"),
+        ((cf.Rules.trains(), 2, 10**5000, ()), cf.InvalidRecordError, "at most 256 bits"),
+        ((cf.Rules.trains(), 65, 1, ()), cf.InvalidRecordError, "at most 64"),
+        ((None, 2, 1, ()), TypeError, "must be a chickenfoot.Rules"),
     ],
 )
-def test_game_record_refuses_bad_fields_with_the_documented_error(args: tuple[Any, ...], message: str) -> None:
-    with pytest.raises(cf.InvalidRecordError, match=message):
+def test_game_record_refuses_bad_fields_with_the_documented_error(
+    args: tuple[Any, ...], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
         cf.GameRecord(*args)
 
 

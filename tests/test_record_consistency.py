@@ -24,7 +24,7 @@ def _refused(document: dict[str, Any], message: str) -> None:
 def test_a_game_whose_round_in_play_is_over_is_refused() -> None:
     document = json.loads(cf.to_json(cf.new_game(cf.Rules.trains(), players=2, seed=1)))
     document["round"]["is_over"] = True
-    _refused(document, "round in play is over|marked blocked")
+    _refused(document, r"marked over: blocked, but the position is in play \(END-2\)")
 
 
 def test_totals_and_winners_must_follow_from_the_round_scores() -> None:
@@ -43,13 +43,13 @@ def test_a_position_with_an_empty_hand_in_play_is_refused() -> None:
     hands = fields[4].split("/")
     fields[5] = ",".join(part for part in (fields[5], hands[0]) if part != "-")  # player 0's tiles into the yard
     fields[4] = "/".join(["-", *hands[1:]])
-    with pytest.raises(cf.InvalidRecordError, match=r"player 0 holds no tiles, so the round is over \(END-1\)"):
+    with pytest.raises(cf.InvalidRecordError, match=r"marked in play, but the position is over: P0 went out \(END-1\)"):
         cf.parse_position(" ".join(fields))
 
 
 def test_a_blocked_status_while_moves_remain_is_refused() -> None:
     line = cf.position(cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=0))
-    with pytest.raises(cf.InvalidRecordError, match=r"marked blocked, but a tile can still be played or drawn"):
+    with pytest.raises(cf.InvalidRecordError, match=r"marked over: blocked, but the position is in play \(END-2\)"):
         cf.parse_position(line.rsplit(" ", 1)[0] + " blocked")
 
 
@@ -61,5 +61,6 @@ def test_a_drawn_tile_beside_a_playable_one_is_refused() -> None:
     drawn = next(tile for tile in hand if tile is not playable)
     fields = cf.position(state).split(" ")
     fields[2] = str(drawn)
+    assert cf.parse_position(" ".join(fields)).status() == (cf.Problem.DRAWN,)  # set up by hand, it reads
     with pytest.raises(cf.InvalidRecordError, match=r"drew .* while holding .*, which plays"):
-        cf.parse_position(" ".join(fields))
+        cf.parse_position(" ".join(fields), strict=True)

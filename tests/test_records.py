@@ -53,10 +53,10 @@ def test_an_illegal_record_names_the_move_and_the_reason() -> None:
 
 
 def test_a_record_of_another_version_is_refused() -> None:
-    record = cf.GameRecord(cf.Rules.trains(), 2, 0, (), version=3)
-    with pytest.raises(cf.InvalidRecordError, match="version 1 and 2 records, got 3"):
+    record = cf.GameRecord(cf.Rules.trains(), 2, 0, (), version=4)
+    with pytest.raises(cf.InvalidRecordError, match="versions 1 to 3 of records, got 4"):
         cf.replay(record)
-    with pytest.raises(cf.InvalidRecordError, match=r"\$\.version: .*versions 1 and 2, got 3"):
+    with pytest.raises(cf.InvalidRecordError, match=r"\$\.version: .*versions 1 to 3, got 4"):
         cf.from_json(cf.to_json(record))
 
 
@@ -84,7 +84,7 @@ def test_a_record_names_its_players_like_pgn_headers() -> None:
         game = cf.apply(game, cf.legal_moves(game)[0])
     record = cf.GameRecord.from_game(game, names=("Ada", "greedy", "search:100"), event="club night", date="2026-12-01")
     data = json.loads(cf.to_json(record))
-    assert data["version"] == cf.FORMAT_VERSION == 2
+    assert data["version"] == cf.FORMAT_VERSION == 3
     assert data["names"] == ["Ada", "greedy", "search:100"]
     assert (data["event"], data["date"]) == ("club night", "2026-12-01")
     winners = " ".join(f"P{seat}" for seat in game.winners)
@@ -103,15 +103,32 @@ def test_a_record_names_its_players_like_pgn_headers() -> None:
     [
         ({"names": ("a",)}, "names every seat or none: 1 names for 2 players"),
         ({"names": ("a", "")}, "names must be text"),
-        ({"names": ["a", "b"]}, "names must be a tuple of str"),
         ({"date": "1 Dec 2026"}, "date is written YYYY-MM-DD"),
-        ({"event": 7}, "event must be text"),
         ({"names": ("a", "b"), "version": 1}, "version 1 records carry no headers"),
     ],
 )
 def test_bad_headers_are_refused(headers: dict[str, object], message: str) -> None:
     with pytest.raises(cf.InvalidRecordError, match=message):
         cf.GameRecord(cf.Rules.trains(), 2, 0, (), **headers)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"names": ["a", "b"]}, "names must be a tuple of str"),
+        ({"event": 7}, "event is text"),
+        ({"names": ("a", 2)}, "names is text"),
+        ({"rules": "trains"}, "rules must be a chickenfoot.Rules"),
+        ({"players": 2.0}, "players must be an int"),
+        ({"seed": "0"}, "a seed is a whole number"),
+        ({"moves": [cf.Draw()]}, "moves must be a tuple of Play, Draw and Pass"),
+        ({"version": "2"}, "version must be a whole number"),
+    ],
+)
+def test_record_fields_of_the_wrong_type_are_type_errors(fields: dict[str, object], message: str) -> None:
+    parts: dict[str, object] = {"rules": cf.Rules.trains(), "players": 2, "seed": 0, "moves": (), **fields}
+    with pytest.raises(TypeError, match=message):
+        cf.GameRecord(**parts)  # type: ignore[arg-type]
 
 
 def test_a_result_that_is_not_how_the_moves_end_is_refused() -> None:
@@ -124,7 +141,7 @@ def test_documents_look_as_documented() -> None:
     game = cf.new_game(cf.Rules.trains(), 2, seed=0)
     game = cf.apply(game, cf.legal_moves(game)[0])
     data = json.loads(cf.to_json(game))
-    assert (data["type"], data["version"], data["players"], data["seed"]) == ("game", 2, 2, 0)
+    assert (data["type"], data["version"], data["players"], data["seed"]) == ("game", cf.FORMAT_VERSION, 2, 0)
     move = game.round.history[0][1]
     assert isinstance(move, cf.Play)
     assert data["round"]["board"] == [{"tile": "9-9", "parent": None}, {"tile": str(move.tile), "parent": 0}]
@@ -252,3 +269,141 @@ def test_records_and_views_are_frozen_values() -> None:
         assert "__slots__" in vars(type(value))
         with pytest.raises(AttributeError):
             value.players = 3  # type: ignore[misc]
+
+
+# -- annotations (version 3) ------------------------------------------------------------------
+
+
+def _annotated(moves: int = 30) -> tuple[cf.GameState, cf.GameRecord]:
+    game = play_randomly(cf.new_game(cf.Rules.trains(max_pip=6), 3, seed=5), random.Random(5), moves)
+    record = cf.GameRecord.from_game(
+        game,
+        names=["Ada", "greedy", "random"],
+        comments={6: "no 6 left in hand:\na draw", 1: "the highest arm first", len(game.moves): "é ✓ ₉ <&>"},
+        round_comments={1: "a slow start"},
+        tags={"Site": "club night", "Annotator": "Ada", "Round_Of_Club": "3"},
+    )
+    return game, record
+
+
+@given(games(), st.data())
+def test_comments_and_tags_survive_a_json_round_trip(game: cf.GameState, data: st.DataObject) -> None:
+    moves = len(game.moves)
+    text = st.text(min_size=1, max_size=80).filter(str.strip)
+    comments = data.draw(st.dictionaries(st.integers(1, moves), text, max_size=5)) if moves else {}
+    rounds = data.draw(st.dictionaries(st.integers(1, game.round_index + 1), text, max_size=2))
+    tags = data.draw(st.dictionaries(st.from_regex(r"[A-Za-z][A-Za-z0-9_]{0,39}", fullmatch=True), text, max_size=3))
+    record = cf.GameRecord.from_game(game, comments=comments, round_comments=rounds, tags=tags)
+    written = json.loads(cf.to_json(record))
+    again = cf.from_json(cf.to_json(record), cf.GameRecord)
+    assert again == record
+    assert (dict(again.comments), dict(again.round_comments), dict(again.tags)) == (comments, rounds, tags)
+    assert written.get("comments", {}) == {str(number): words for number, words in comments.items()}
+    jsonschema.validate(written, cf.record_schema())
+    assert cf.replay(again)[-1] == game
+
+
+def test_a_comment_is_on_the_move_numbered_as_replay_numbers_them() -> None:
+    _, record = _annotated()
+    states = cf.replay(record)
+    assert record.comments[6] == "no 6 left in hand:\na draw"
+    assert states[6].moves[-1] == record.moves[5]  # move 6: the sixth move, moves[5], leads to states[6]
+    assert list(record.comments) == sorted(record.comments)  # kept in move order, however given
+    data = json.loads(cf.to_json(record))
+    assert list(data["comments"]) == [str(number) for number in sorted(record.comments)]
+    assert data["tags"] == {"Site": "club night", "Annotator": "Ada", "Round_Of_Club": "3"}  # as given
+    assert data["version"] == 3
+
+
+def test_annotated_records_are_frozen_hashable_values() -> None:
+    import pickle
+
+    _, record = _annotated()
+    with pytest.raises(TypeError):
+        record.comments[2] = "sneaked in"  # type: ignore[index]
+    assert hash(record) == hash(cf.from_json(cf.to_json(record)))
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert record.comments == dict(record.comments)
+    assert eval(repr(record.comments)) == record.comments  # it reads back as a dict
+    assert attrs.evolve(record, comments={}).comments == {}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"comments": {0: "x"}}, r"a comment is on move 0, but the record has moves 1 to 30"),
+        ({"comments": {31: "x"}}, r"a comment is on move 31"),
+        ({"comments": {"6": "x"}}, r"keyed by a move or round number \(an int\), got '6'"),
+        ({"comments": {6: "  "}}, r"the comment on move 6 must be text of 1 to 2,000 characters"),
+        ({"comments": {6: "x" * 2001}}, r"the comment on move 6 must be text"),
+        ({"comments": [(6, "x")]}, r"comments are a mapping"),
+        ({"round_comments": {11: "x"}}, r"a comment is on round 11, but a game has rounds 1 to 7"),
+        ({"tags": {"1st": "x"}}, r"a tag is named by a letter"),
+        ({"tags": {"Site": ""}}, r"the tag Site must be text of 1 to 200"),
+        ({"tags": {f"T{n}": "x" for n in range(65)}}, r"at most 64 tags, got 65"),
+        ({"version": 2}, r"version 2 records carry no comments or tags: use version 3"),
+    ],
+)
+def test_bad_annotations_are_refused(change: dict[str, Any], message: str) -> None:
+    _, record = _annotated()
+    with pytest.raises(cf.InvalidRecordError, match=message):
+        attrs.evolve(record, **change)
+
+
+def test_a_reader_names_the_annotation_at_fault() -> None:
+    _, record = _annotated()
+    good = json.loads(cf.to_json(record))
+    validator = jsonschema.Draft202012Validator(cf.record_schema())
+    for change, message, form in [
+        (
+            {"comments": {"31": "x"}},
+            r'^\$\.comments\["31"\]: a comment is on move 31, but the record has moves 1 to 30$',
+            0,
+        ),
+        ({"comments": {"06": "x"}}, r'^\$\.comments\["06"\]: a comment is keyed by a move or round number counted', 1),
+        ({"comments": {"6": 6}}, r'^\$\.comments\["6"\]: expected a string, got a number', 1),
+        ({"comments": ["x"]}, r"^\$\.comments: expected an object, got a list", 1),
+        (
+            {"round_comments": {"3": "later"}},
+            r'^\$\.round_comments\["3"\]: a comment is on round 3, but the moves reach',
+            0,
+        ),
+        ({"tags": {"Site": "x" * 201}}, r'^\$\.tags\["Site"\]: the tag Site must be text', 1),
+        ({"tags": {"Site\n": "x"}}, r"^\$\.tags: a tag is named by a letter", 1),
+        ({"version": 2}, r"^\$: unknown field\(s\) comments, round_comments, tags", 1),
+    ]:
+        with pytest.raises(cf.InvalidRecordError, match=message):
+            cf.from_json(json.dumps(good | change))
+        # The schema refuses the faults of form; a move or round the game lacks only replaying can tell.
+        assert validator.is_valid(good | change) != form, change
+
+
+def test_a_version_2_record_still_reads_and_replays() -> None:
+    game, record = _annotated()
+    plain = attrs.evolve(record, comments={}, round_comments={}, tags={}, version=2)
+    data = json.loads(cf.to_json(plain))
+    assert data["version"] == 2
+    assert "comments" not in data
+    again = cf.from_json(json.dumps(data), cf.GameRecord)
+    assert (again.version, again.names, again.comments) == (2, ("Ada", "greedy", "random"), {})
+    assert cf.replay(again)[-1] == game
+    with pytest.raises(cf.InvalidRecordError, match=r"unknown field\(s\) comments"):
+        cf.from_json(json.dumps(data | {"comments": {"1": "x"}}))  # comments came with version 3
+
+
+def test_moves_are_numbered_from_1_in_every_reader_message() -> None:
+    _, record = _annotated()
+    data = json.loads(cf.to_json(attrs.evolve(record, comments={}, result=None)))
+    for bad, message in [
+        ("9-5 @3", r"^\$\.moves: move 6: '9-5 @3' is not a move"),
+        (7, r"^\$\.moves: move 6: expected a string, got a number"),
+        ("6-6@40", r"^\$\.moves: move 6 \(6-6@40\) is illegal: "),
+    ]:
+        moves = list(data["moves"])
+        moves[5] = bad
+        with pytest.raises(cf.InvalidRecordError, match=message):
+            cf.from_json(json.dumps(data | {"moves": moves}))
+    game = json.loads(cf.to_json(cf.replay(record)[-1]))
+    game["round"]["history"][3] = [0, "dance"]
+    with pytest.raises(cf.InvalidRecordError, match=r"^\$\.round\.history: entry 4, move: 'dance' is not a move"):
+        cf.from_json(json.dumps(game))

@@ -120,19 +120,22 @@ def test_configurations_that_cannot_be_dealt_are_refused() -> None:
 # -- play, on hand-built positions ------------------------------------------------------------
 
 
-def _public(rules: str, hands: str, board: str, *, drawable: int = 3, drawn: str = "-") -> cf.RoundState:
+def _public(
+    rules: str, hands: str, board: str, *, drawable: int = 3, drawn: str = "-", status: str = "play"
+) -> cf.RoundState:
     """Reads a double-6 position, player 0 to move: the tiles not in ``hands`` or ``board`` make the
     yard, all but ``drawable`` of them held back as the reserve."""
     used = {t for part in (hands.replace("/", ","), board) for t in re.findall(r"\d-\d", part)}
     yard = [str(t) for t in cf.full_set(6) if str(t) not in used]
-    options = f"hand_size=1,reserve={len(yard) - drawable}"
-    rules = rules[:-1] + f",{options}]" if rules.endswith("]") else f"{rules}[{options}]"
-    return cf.parse_position(f"{rules} 0 {drawn} {len(yard) - drawable} {hands} {','.join(yard)} {board} play")
+    text = f"{rules} 0 {drawn} {len(yard) - drawable} {hands} {','.join(yard)} {board} {status}"
+    return cf.parse_position(text)
 
 
-def _position(rules: str, hands: str, board: str, *, drawable: int = 3, drawn: str = "-") -> reference.Round:
+def _position(
+    rules: str, hands: str, board: str, *, drawable: int = 3, drawn: str = "-", status: str = "play"
+) -> reference.Round:
     """Builds a position (as :func:`_public` reads it) in the reference's values."""
-    return reference_round(_public(rules, hands, board, drawable=drawable, drawn=drawn))
+    return reference_round(_public(rules, hands, board, drawable=drawable, drawn=drawn, status=status))
 
 
 def _moves(state: reference.Round) -> set[str]:
@@ -212,11 +215,18 @@ def test_reference_an_unfillable_foot_ends_the_round_under_the_variant() -> None
 def test_the_variant_ends_a_round_on_an_unfillable_foot_not_on_an_unfillable_center() -> None:
     variant = "trains[max_pip=6,center_arms=6,unfillable_foot_ends_round=true]"
     # The center lacks five arms and every other 6 is in the reserve, but a tile can still be
-    # drawn: the variant is about feet, so the round goes on.
+    # drawn: the variant is about feet, so the round goes on (the reader refuses "blocked").
     center = _position(variant, "2-2/1-1", "6-6,6-5<0", drawable=1)
     assert not center.is_over
     assert _moves(center) == {"draw"}
     assert reference.apply(center, "draw").is_over  # then the round is blocked, by END-2 itself
+    text = cf.position(_public(variant, "2-2/1-1", "6-6,6-5<0", drawable=1))
+    with pytest.raises(cf.InvalidRecordError, match="END-2"):
+        cf.parse_position(text.replace(" play", " blocked"))
+    # Blocked with nothing pending: the reader accepts it under the variant too.
+    blocked = _position(variant.replace("center_arms=6,", ""), "2-2/1-1", CENTER, drawable=0, status="blocked")
+    assert blocked.is_over
+    assert reference.legal_moves(blocked) == ()
 
 
 @pytest.mark.rule("END-1", "SCORE-1")

@@ -89,8 +89,9 @@ def test_a_board_refuses_what_the_rules_refuse_with_the_same_reason() -> None:
                     assert refused.value.rule == _expected_play_rule(state, move)
                     seen.add(error.rule)
     assert {"PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2", "FOOT-3"} <= seen
-    with pytest.raises(IndexError, match=r"^there is no node 2: the board has nodes 0 to 1$"):
+    with pytest.raises(IllegalMoveError, match=r"^there is no node 2: the board has nodes 0 to 1$") as refused:
         cf.Board.start(cf.Tile(9, 9), arms=4).place(cf.Tile(9, 5), 0).place(cf.Tile(5, 1), 2)
+    assert refused.value.rule == "PLAY-1"  # as apply() refuses a play onto a node the board does not have
 
 
 @pytest.mark.rule("PLAY-1")
@@ -126,11 +127,15 @@ def test_the_rule_survives_pickling() -> None:
     assert (type(copy), str(copy), copy.rule) == (IllegalMoveError, str(error), "PLAY-1")
 
 
-def test_a_wrong_type_names_no_rule() -> None:
+def test_a_value_that_is_no_move_is_a_type_error_not_an_illegal_move() -> None:
     game = cf.new_game(Rules.trains(), players=2, seed=1)
-    error = _refusal(game, "draw")  # type: ignore[arg-type]
-    assert error is not None
-    assert error.rule is None
+    with pytest.raises(TypeError, match=r"^'draw' is not a move: use Play, Draw or Pass, or parse_move"):
+        cf.apply(game, "draw")  # type: ignore[arg-type]
+    over = cf.apply(game, cf.legal_moves(game)[0])
+    while not over.is_over:
+        over = cf.apply(over, cf.legal_moves(over)[0])
+    with pytest.raises(TypeError, match="is not a move"):  # the type is checked first, even once over
+        cf.apply(over, None)  # type: ignore[arg-type]
 
 
 def _listed_plays(message: str) -> tuple[list[str], bool]:

@@ -42,15 +42,30 @@ def test_rules_are_immutable_and_hashable() -> None:
         ({"max_pip": 6, "center_arms": 7}, "from 1 to 6"),
         ({"reserve": -1}, "reserve must be None"),
         ({"hand_size": 0}, "hand_size"),
-        ({"double_blank_value": "50"}, "double_blank_value"),
-        ({"draw_until_playable": 1}, "draw_until_playable must be True or False"),
         ({"center_fallback": "highest_double"}, "applies to the cross deal only"),
         ({"colour": "red"}, "unknown rules option.*colour"),
-        ({"double_out_penalty": None}, "double_out_penalty must be a whole number from 0 to 999,999,999"),
+        ({"double_out_penalty": -1}, "double_out_penalty must be a whole number from 0 to 999,999,999"),
     ],
 )
 def test_invalid_configurations_say_what_to_change(options: dict[str, object], message: str) -> None:
     with pytest.raises(RulesError, match=message):
+        Rules.trains(**options)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"double_blank_value": "50"}, r"double_blank_value must be None .* \(an int\), got '50'"),
+        ({"draw_until_playable": 1}, "draw_until_playable must be True or False"),
+        ({"double_out_penalty": None}, r"double_out_penalty must be a whole number \(an int\), got None"),
+        ({"max_pip": "9"}, r"max_pip must be one of 6, 9, 12, 15, 18 \(an int\)"),
+        ({"max_pip": 9.0}, r"max_pip must be one of"),
+        ({"deal": 1}, r"deal must be one of 'trains', 'cross' \(a str\)"),
+        ({"hand_size": True}, "hand_size must be None"),
+    ],
+)
+def test_options_of_the_wrong_type_are_type_errors(options: dict[str, object], message: str) -> None:
+    with pytest.raises(TypeError, match=message):
         Rules.trains(**options)
 
 
@@ -75,7 +90,7 @@ def test_deal_1_fewer_than_two_players_is_refused(players: int) -> None:
 @pytest.mark.rule("DEAL-1")
 @pytest.mark.parametrize(("players", "kind"), [(2.5, "float"), ("4", "str"), (True, "bool"), (None, "NoneType")])
 def test_deal_1_a_player_count_that_is_not_an_int_says_so(players: object, kind: str) -> None:
-    with pytest.raises(RulesError, match=rf"^players must be an int, 2 or more; got .* \({kind}\)$"):
+    with pytest.raises(TypeError, match=rf"^players must be an int, 2 or more; got .* \({kind}\)$"):
         cf.new_game(Rules.trains(), players=players, seed=0)  # type: ignore[arg-type]
 
 
@@ -99,7 +114,7 @@ def test_deal_1_too_few_arms_or_too_many_players_for_the_trains_center() -> None
 def test_new_game_refuses_what_is_not_rules_or_a_seed() -> None:
     with pytest.raises(TypeError, match=r"rules must be a chickenfoot\.Rules"):
         cf.new_game("trains", players=4, seed=0)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="seed must be an int"):
+    with pytest.raises(TypeError, match=r"a seed is a whole number \(an int\)"):
         cf.new_game(Rules.trains(), players=4, seed="7")  # type: ignore[arg-type]
 
 

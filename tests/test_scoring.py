@@ -4,22 +4,28 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 import chickenfoot as cf
 from _games import random_walk
 from chickenfoot import Rules, reference
-from chickenfoot._state import replace_game
 from chickenfoot.conformance import reference_game
 from helpers import position
 
 TRAINS = Rules.trains()
 CROSS = Rules.cross()
-FINAL = position(TRAINS, ["1-0", "2-0"], yard="", current=0)
+
+
+def _final(players: int) -> cf.RoundState:
+    """A blocked round of ``players`` players (nothing plays on the center, nothing can be drawn)."""
+    return position(TRAINS, ["1-0", "2-0", "3-0", "4-0"][:players], yard="", current=0)
 
 
 def _results(rounds: list[tuple[int, ...]]) -> tuple[cf.RoundResult, ...]:
-    return tuple(cf.RoundResult(double=9 - i, scores=s, went_out=None, final=FINAL) for i, s in enumerate(rounds))
+    return tuple(
+        cf.RoundResult(double=9 - i, scores=s, went_out=None, final=_final(len(s))) for i, s in enumerate(rounds)
+    )
 
 
 @pytest.mark.rule("SCORE-1")
@@ -27,7 +33,7 @@ def test_score_1_players_score_what_is_left_in_hand_and_the_one_who_went_out_sco
     state = position(TRAINS, ["5-3", "8-8 4-1", "6-2 0-0"], plays="9-5@0 9-4@0 9-6@0", yard="1-1 2-2", current=0)
     after = cf.apply(state, cf.parse_move("5-3@1"))
     assert after.went_out == 0
-    assert cf.round_scores(after) == (0, 16 + 5, 8 + 0)
+    assert cf.score_round(after) == (0, 16 + 5, 8 + 0)
 
 
 @pytest.mark.rule("SCORE-1")
@@ -36,7 +42,7 @@ def test_score_1_a_blocked_round_scores_every_hand() -> None:
     after = cf.apply(state, cf.parse_move("5-3@1"))
     assert after.is_over
     assert after.went_out is None
-    assert cf.round_scores(after) == (14, 28)
+    assert cf.score_round(after) == (14, 28)
 
 
 @pytest.mark.rule("SCORE-2")
@@ -46,7 +52,7 @@ def test_score_2_double_blank_is_50_in_cross_and_0_in_trains_unless_set() -> Non
         state = position(rules, hands, plays="9-5@0", arms=2, yard="", current=0, reserve=0)
         after = cf.apply(state, cf.parse_move("9-4@0"))
         assert after.went_out == 0
-        assert cf.round_scores(after) == (0, expected)
+        assert cf.score_round(after) == (0, expected)
 
 
 @pytest.mark.rule("SCORE-1")
@@ -55,7 +61,7 @@ def test_going_out_on_a_double_variant_charges_the_penalty() -> None:
     for rules, expected in ((TRAINS, 0), (Rules.trains(double_out_penalty=50), 50)):
         state = position(rules, hands, plays="9-5@0 9-4@0", yard="6-6 0-0", current=0)
         after = cf.apply(state, cf.parse_move("5-5@1"))
-        assert cf.round_scores(after)[0] == expected
+        assert cf.score_round(after)[0] == expected
 
 
 @pytest.mark.rule("GAME-1")
@@ -72,38 +78,38 @@ def test_game_1_round_scores_add_up_and_the_lowest_total_wins() -> None:
 
 @pytest.mark.rule("GAME-1")
 def test_game_1_lowest_total_wins_outright() -> None:
-    assert cf.winners(TRAINS, (40, 12, 30), _results([(40, 12, 30)])) == (1,)
+    assert cf.decide_winners(TRAINS, (40, 12, 30), _results([(40, 12, 30)])) == (1,)
 
 
 @pytest.mark.rule("TIE-1")
 def test_tie_1_trains_players_tied_on_the_lowest_total_share_the_win() -> None:
     results = _results([(0, 10, 5), (20, 10, 5)])
-    assert cf.winners(TRAINS, (20, 20, 10), results) == (2,)
+    assert cf.decide_winners(TRAINS, (20, 20, 10), results) == (2,)
     results = _results([(0, 10, 9), (20, 10, 30)])
-    assert cf.winners(TRAINS, (20, 20, 39), results) == (0, 1)
+    assert cf.decide_winners(TRAINS, (20, 20, 39), results) == (0, 1)
 
 
 @pytest.mark.rule("TIE-2")
 def test_tie_2_cross_most_zero_rounds_wins() -> None:
     results = _results([(0, 10, 50), (20, 10, 0)])
-    assert cf.winners(CROSS, (20, 20, 50), results) == (0,)
+    assert cf.decide_winners(CROSS, (20, 20, 50), results) == (0,)
 
 
 @pytest.mark.rule("TIE-2")
 def test_tie_2_cross_then_the_lower_lowest_non_zero_round_then_the_next() -> None:
     # Same total 30, one zero round each; lowest non-zero rounds 5 vs 10: player 1 wins.
     results = _results([(0, 0), (10, 5), (20, 25)])
-    assert cf.winners(CROSS, (30, 30), results) == (1,)
+    assert cf.decide_winners(CROSS, (30, 30), results) == (1,)
     # Lowest non-zero equal (5), next lowest decides: 10 vs 12.
     results = _results([(5, 5), (10, 12), (15, 13)])
-    assert cf.winners(CROSS, (30, 30), results) == (0,)
+    assert cf.decide_winners(CROSS, (30, 30), results) == (0,)
 
 
 @pytest.mark.rule("TIE-2")
 def test_tie_2_cross_still_tied_players_share() -> None:
     results = _results([(5, 10, 1), (10, 5, 1)])
-    assert cf.winners(CROSS, (15, 15, 2), results) == (2,)
-    assert cf.winners(CROSS, (15, 15, 20), results) == (0, 1)
+    assert cf.decide_winners(CROSS, (15, 15, 2), results) == (2,)
+    assert cf.decide_winners(CROSS, (15, 15, 20), results) == (0, 1)
 
 
 def test_worst_total_is_every_tile_in_hand_every_round() -> None:
@@ -135,6 +141,6 @@ def test_tie_2_a_cross_game_ending_in_a_tie_is_settled_by_its_rounds() -> None:
     # The same last move from totals set so that everybody ends on the same total.
     top = max(after.totals)
     totals = tuple(mine + top - final for mine, final in zip(game.totals, after.totals, strict=True))
-    tied = cf.apply(replace_game(game, totals=totals), cf.legal_moves(game)[0])
+    tied = cf.apply(attrs.evolve(game, totals=totals), cf.legal_moves(game)[0])
     assert tied.totals == (top,) * 3
     assert tied.winners == reference.winners(rules, tied.totals, reference_game(tied).results)

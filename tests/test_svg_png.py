@@ -45,3 +45,27 @@ def test_a_finished_round_renders_without_an_outline() -> None:
     assert (0xFB, 0xF7, 0xEA) in colors
     if final.board.pending is None:
         assert (0xE8, 0x59, 0x0C) not in colors
+
+
+def test_node_numbers_the_center_the_last_play_and_a_players_options_render() -> None:
+    # A 0-0 center (the last round's), which once blended into the tiles beside it.
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
+    bot = cf.bots.GreedyBot()
+    while len(game.results) < 9 or len(game.round.board.nodes) < 6:
+        game = cf.apply(game, bot(cf.observe(game, game.round.current_player)))
+    assert game.round.board.center == cf.Tile(0, 0)
+    _, plain = _colors(cf.svg.render_svg(game))
+    assert (0xF3, 0xD3, 0x7A) in plain  # the center's gold face
+    assert (0x1F, 0x23, 0x28) not in plain  # no numbers unless asked
+    _, numbered = _colors(cf.svg.render_svg(game, numbers=True))
+    assert (0x1F, 0x23, 0x28) in numbered  # the number badges
+    assert (0x7A, 0x5C, 0x12) in numbered  # the center's own badge
+
+    def playable(game: cf.GameState) -> bool:
+        return any(isinstance(move, cf.Play) for move in cf.legal_moves(game))
+
+    while not isinstance(game.round.history[-1][1], cf.Play) or not playable(game):
+        game = cf.apply(game, bot(cf.observe(game, game.round.current_player)))
+    _, seen = _colors(cf.svg.render_svg(cf.observe(game, game.round.current_player)))
+    assert (0xCD, 0xE7, 0xFF) in seen  # the last play's face
+    assert (0xFF, 0xD4, 0x3B) in seen  # where the viewer can play

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import random
 
 import pytest
 
@@ -49,10 +50,32 @@ def test_tiles_are_immutable() -> None:
         Tile(3, 2).high = 4  # type: ignore[misc]
 
 
-@pytest.mark.parametrize("pips", [(-1, 3), (19, 2), (3.0, 2), ("3", 2)])
-def test_bad_pips_are_refused_with_the_range(pips: tuple[object, object]) -> None:
-    with pytest.raises(ValueError, match="whole numbers from 0 to 18"):
+@pytest.mark.parametrize("pips", [(-1, 3), (19, 2), (10, 19)])
+def test_bad_pips_are_refused_with_the_range_as_tile_text_is(pips: tuple[int, int]) -> None:
+    with pytest.raises(cf.InvalidMoveError, match=r"^a tile's pips run from 0 to 18"):
+        Tile(*pips)
+    if min(pips) >= 0:
+        with pytest.raises(cf.InvalidMoveError, match="pip values run from 0 to 18"):
+            Tile.parse(f"{pips[0]}-{pips[1]}")
+
+
+@pytest.mark.parametrize("pips", [(3.0, 2), ("3", 2), (True, 0), (None, 1)])
+def test_pips_of_the_wrong_type_are_type_errors(pips: tuple[object, object]) -> None:
+    with pytest.raises(TypeError, match=r"a tile's pips are ints"):
         Tile(*pips)  # type: ignore[arg-type]
+
+
+def test_tiles_are_totally_ordered_as_the_set_lists_them() -> None:
+    tiles = cf.full_set(9)
+    for a, b in itertools.pairwise(tiles):
+        assert (a < b, a <= b, b > a, b >= a) == (True, True, True, True)
+        assert (a > b, a >= b, b < a, b <= a) == (False, False, False, False)
+    assert Tile(4, 4) <= Tile(4, 4) >= Tile(4, 4)
+    assert sorted(random.Random(1).sample(tiles, len(tiles))) == list(tiles)
+    with pytest.raises(TypeError):
+        assert Tile(1, 0) < 3  # type: ignore[operator]
+    with pytest.raises(TypeError):
+        assert Tile(1, 0) >= "1-0"  # type: ignore[operator]
 
 
 @pytest.mark.parametrize("text", ["", "9", "9-", "9-5-3", "a-b", "9_5", "100-1"])

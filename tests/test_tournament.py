@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import attrs
 import pytest
 
 import chickenfoot as cf
@@ -73,7 +74,7 @@ def test_standings_are_computed_by_hand() -> None:
     ("kwargs", "message"),
     [
         ({"lineup": ["greedy", "chess"]}, "unknown bot 'chess'"),
-        ({"lineup": ["greedy", "random:5"]}, "only search takes a budget"),
+        ({"lineup": ["greedy", "random:5"]}, "only search, sampler and omniscient take a budget"),
         ({"lineup": ["greedy"]}, "2 or more players"),
         ({"games": 0}, "games must be"),
         ({"workers": 0}, "workers must be"),
@@ -160,3 +161,128 @@ def test_a_huge_tournament_starts_playing_at_once(workers: int) -> None:
     # long before a billion tasks could be listed.
     with pytest.raises(_Stop):
         run_tournament(["greedy", "random"], games=10**9, workers=workers, rules=SMALL, progress=_stop_after_first)
+
+
+class Crashes:
+    """A bot that raises in its seat's first move of the second round (a module-level class: workers can copy it)."""
+
+    def __call__(self, view: cf.PlayerView) -> cf.Move:
+        if view.round_index == 1:
+            raise ZeroDivisionError("division by zero")
+        return view.legal_moves[0]
+
+
+class Cheats:
+    """A bot that passes when it may not."""
+
+    name = "cheater"
+
+    def __call__(self, view: cf.PlayerView) -> cf.Move:
+        return cf.Pass() if view.round_index == 1 else view.legal_moves[0]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failing_python_bot_stops_the_tournament_naming_bot_seat_game_and_position(workers: int) -> None:
+    for bot, name, what in (
+        (Crashes(), "Crashes", "raised ZeroDivisionError: division by zero"),
+        (Cheats(), "cheater", "chose pass, which is not legal"),
+    ):
+        with pytest.raises(cf.bots.BotError) as caught:
+            run_tournament(["greedy", bot], games=4, seed=1, workers=workers, rules=SMALL)
+        error = caught.value
+        game = error.game
+        assert game is not None
+        seat = error.seat
+        assert error.bot == name
+        assert (seat + game) % 2 == 1  # game g puts lineup entry (s + g) % 2 in seat s: the bot is entry 1
+        assert error.state.round_index == 1
+        assert error.state.round.current_player == seat
+        message = str(error)
+        assert f"bot {name!r} in seat {seat} of game {game + 1} (index {game})" in message
+        assert what in message
+        assert f"position: {cf.position(error.state.round)}" in message
+        if workers == 1:
+            assert isinstance(error.__cause__, ZeroDivisionError | cf.IllegalMoveError)
+
+
+def test_a_bot_object_without_a_name_shows_as_its_class() -> None:
+    class Mine:
+        def __call__(self, view: cf.PlayerView) -> cf.Move:
+            return view.legal_moves[0]
+
+    result = run_tournament([Mine(), cf.bots.GreedyBot()], games=1, workers=1, rules=SMALL)
+    assert result.lineup == ("Mine", "GreedyBot()")
+
+
+def test_round_and_game_hooks_are_called_with_the_bots_view() -> None:
+    class Listening:
+        def __init__(self) -> None:
+            self.heard: list[tuple[str, int, int]] = []
+
+        def __call__(self, view: cf.PlayerView) -> cf.Move:
+            return view.legal_moves[0]
+
+        def round_over(self, view: cf.PlayerView) -> None:
+            self.heard.append(("round", view.player, len(view.round_scores)))
+
+        def game_over(self, view: cf.PlayerView) -> None:
+            assert view.is_over
+            self.heard.append(("game", view.player, len(view.round_scores)))
+
+    bot = Listening()
+    game = cf.bots.play_out(cf.new_game(SMALL, players=2, seed=1), [bot, cf.bots.GreedyBot()])
+    rounds = len(game.results)
+    assert bot.heard == [("round", 0, number) for number in range(1, rounds + 1)] + [("game", 0, rounds)]
+
+
+def test_program_reports_are_the_same_on_one_and_two_workers() -> None:
+    import sys
+    from pathlib import Path
+
+    bots = Path(__file__).resolve().parent / "bots"
+    examples = Path(__file__).resolve().parents[1] / "examples" / "bots"
+    lineup = [
+        cf.bots.ProcessBot([sys.executable, str(examples / "heaviest_v2.py")], seconds=60, startup_seconds=60),
+        cf.bots.ProcessBot([sys.executable, str(bots / "nonsense.py")], seconds=60, startup_seconds=60),
+        cf.bots.ProcessBot([sys.executable, str(bots / "hangs.py")], seconds=0.3, startup_seconds=60),
+    ]
+    alone = run_tournament(lineup, games=3, seed=4, workers=1, rules=SMALL)
+    pooled = run_tournament(lineup, games=3, seed=4, workers=2, rules=SMALL)
+    assert alone == pooled
+    assert alone.standings == pooled.standings
+    reports = [standing.report for standing in alone.standings]
+    assert [report.name for report in reports] == ["heaviest v2 (Python)", "nonsense", "hangs"]
+    assert [[(tally.kind, tally.count) for tally in report.faults] for report in reports] == [
+        [],
+        [("illegal", 9), ("crash", 3)],
+        [("timeout", 3)],
+    ]
+    assert reports[0].stopped == 0
+    assert reports[2].stopped == sum(outcome.reports[outcome.seats.index(2)].stopped for outcome in alone.outcomes)
+    first = reports[1].faults[0].first
+    assert (first.kind, first.game, first.detail) == ("illegal", 0, "'a move, surely' is not a move")
+    assert [bot.faults for bot in lineup] == [[], [], []]  # the objects are templates: each game ran a copy
+
+
+def test_standings_pool_the_reports_of_every_seat_a_bot_took() -> None:
+    fault = cf.bots.BotFault
+    late = cf.bots.BotReport.tally("x", [fault("timeout", 2, 5, "no answer within 1 s", game=1)], stopped=7)
+    early = cf.bots.BotReport.tally(
+        "x", [fault("illegal", 0, 1, "'?' is not a move", game=0), fault("illegal", 0, 3, "'!' is not a move", game=0)]
+    )
+    outcomes = (
+        _outcome(0, (0, 1, 2), ((0, 10, 20), (5, 5, 5)), winners=(0,)),
+        _outcome(1, (1, 2, 0), ((0, 4, 8), (8, 6, 0)), winners=(0, 2)),
+    )
+    outcomes = (
+        attrs.evolve(outcomes[0], reports=(cf.bots.BotReport(), early, cf.bots.BotReport())),
+        attrs.evolve(outcomes[1], reports=(late, cf.bots.BotReport(), cf.bots.BotReport())),
+    )
+    a, b = TournamentResult(rules=SMALL, lineup=("a", "b", "b"), seed=0, outcomes=outcomes).standings
+    assert a.report == cf.bots.BotReport()
+    assert b.report.name == "x"
+    assert [(tally.kind, tally.count, tally.first.where()) for tally in b.report.faults] == [
+        ("illegal", 2, "game 1, round 1, move 2"),
+        ("timeout", 1, "game 2, round 3, move 6"),
+    ]
+    assert (b.report.fault_count, b.report.stopped) == (3, 7)

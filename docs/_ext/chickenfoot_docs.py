@@ -229,6 +229,18 @@ def srcline_role(
     return [reference], []
 
 
+_TOCTREE = re.compile(r"^```\{optional-toctree\}\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def _pages_in_toctrees(srcdir: Path) -> set[str]:
+    """Reads every page some ``{optional-toctree}`` of the docs names, so ``:others:`` adds only the rest."""
+    placed: set[str] = set()
+    for page in srcdir.glob("*.md"):
+        for block in _TOCTREE.findall(page.read_text(encoding="utf-8")):
+            placed.update(line.strip() for line in block.splitlines() if line.strip() and not line.startswith(":"))
+    return placed
+
+
 class OptionalTocTree(TocTree):
     """A toctree that skips entries whose page does not exist; ``:others:`` adds unplaced pages."""
 
@@ -238,7 +250,7 @@ class OptionalTocTree(TocTree):
         env = self.state.document.settings.env
         kept = [line for line in self.content if not line.strip() or line.strip() in env.found_docs]
         if "others" in self.options:
-            placed = set(env.config.chickenfoot_placed_pages) | {env.docname}
+            placed = _pages_in_toctrees(Path(env.srcdir)) | {env.docname}
             kept += sorted(
                 doc
                 for doc in env.found_docs
@@ -380,7 +392,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     """Registers the role, the directive, the config values and the event handlers."""
     app.add_config_value("chickenfoot_repo", str(Path(__file__).resolve().parents[2]), "env")
     app.add_config_value("rules_strict", True, "env")
-    app.add_config_value("chickenfoot_placed_pages", [], "env")
     app.add_role("srcline", srcline_role)
     app.add_directive("optional-toctree", OptionalTocTree)
     app.add_directive("board-picture", BoardPicture)

@@ -8,7 +8,9 @@ policy (its most likely legal action) then plays ``--games`` rounds against the 
 greedy opponent, beside random legal moves and the greedy move in the same seat and deals, each
 with a Wilson 95% interval. Run by hand (it needs torch; not a CI step)::
 
-    pip install "chickenfoot[gymnasium]" sb3-contrib   # sb3-contrib brings stable-baselines3 and torch
+    # from a checkout ("chickenfoot[gymnasium]" once on PyPI); sb3-contrib brings stable-baselines3 and
+    # torch (here: python -m pip install torch==2.13.0 first, the CPU build on disk, not a CUDA download)
+    python -m pip install ".[gymnasium]" sb3-contrib
     python examples/learning/batch_maskable_ppo.py --steps 50000 --games 4096
 """
 

@@ -6,7 +6,9 @@ is then played against random and greedy opponents, beside two reference policie
 seat and deals (random legal moves, and GreedyBot), each with a 95% confidence interval. First
 it runs Stable-Baselines3's own environment checker. Run by hand (it needs torch; not a CI step)::
 
-    pip install "chickenfoot[gymnasium]" sb3-contrib   # sb3-contrib brings stable-baselines3 and torch
+    # from a checkout ("chickenfoot[gymnasium]" once on PyPI); sb3-contrib brings stable-baselines3 and
+    # torch (here: python -m pip install torch==2.13.0 first, the CPU build on disk, not a CUDA download)
+    python -m pip install ".[gymnasium]" sb3-contrib
     python examples/learning/maskable_ppo.py --steps 100000 --games 1000
 """
 
@@ -49,7 +51,7 @@ def win_rate(env: chickenfoot.gymnasium.ChickenfootEnv, policy: Policy, games: i
         while not done:
             observation, _, done, _, _ = env.step(policy(env, observation))
         assert env.game is not None
-        won = env.game.winners or cf.winners(env.rules, env.game.totals, env.game.results)
+        won = env.game.winners or cf.decide_winners(env.rules, env.game.totals, env.game.results)
         shares.append(1 / len(won) if env.seat in won else 0.0)
     mean = float(np.mean(shares))
     return mean, 1.96 * float(np.std(shares, ddof=1)) / math.sqrt(games)

@@ -10,6 +10,9 @@
 
 from __future__ import annotations
 
+import warnings
+from typing import Any
+
 from . import _flavour  # first: it chooses the compiled or the pure core, which the modules below read
 
 # isort: split
@@ -21,6 +24,7 @@ from ._errors import (
     BotSpecError as BotSpecError,
     IllegalMoveError as IllegalMoveError,
     InvalidMoveError as InvalidMoveError,
+    InvalidPositionError as InvalidPositionError,
     InvalidRecordError as InvalidRecordError,
     RulesError as RulesError,
 )
@@ -33,6 +37,7 @@ from ._moves import (
     parse_move as parse_move,
 )
 from ._notation import parse_position as parse_position, position as position
+from ._outcome import Outcome as Outcome, Termination as Termination
 from ._perft import perft as perft
 from ._records import (
     FORMAT_VERSION as FORMAT_VERSION,
@@ -43,7 +48,7 @@ from ._records import (
     to_json as to_json,
 )
 from ._rules import Rules as Rules
-from ._scoring import round_scores as round_scores, winners as winners
+from ._scoring import decide_winners as decide_winners, score_round as score_round
 from ._state import (
     GameState as GameState,
     PlayerIndex as PlayerIndex,
@@ -51,6 +56,7 @@ from ._state import (
     RoundState as RoundState,
     Turn as Turn,
 )
+from ._status import Problem as Problem
 from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
 from ._views import PlayerView as PlayerView, observe as observe
 
@@ -68,23 +74,28 @@ __all__ = [
     "GameState",
     "IllegalMoveError",
     "InvalidMoveError",
+    "InvalidPositionError",
     "InvalidRecordError",
     "Move",
     "Node",
     "NodeIndex",
+    "Outcome",
     "Pass",
     "Pip",
     "Play",
     "PlayerIndex",
     "PlayerView",
+    "Problem",
     "RoundResult",
     "RoundState",
     "Rules",
     "RulesError",
+    "Termination",
     "Tile",
     "Turn",
     "apply",
     "deal_round",
+    "decide_winners",
     "determinize",
     "from_json",
     "full_set",
@@ -97,7 +108,18 @@ __all__ = [
     "position",
     "record_schema",
     "replay",
-    "round_scores",
+    "score_round",
     "to_json",
-    "winners",
 ]
+
+_RENAMED = {"round_scores": "score_round", "winners": "decide_winners"}
+"""Deprecated names (removed in the release after 0.1) and what they are now called: the old
+names clashed with the attributes ``PlayerView.round_scores`` and ``GameState.winners``."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _RENAMED:
+        new = _RENAMED[name]
+        warnings.warn(f"chickenfoot.{name} is deprecated: call chickenfoot.{new}", DeprecationWarning, stacklevel=2)
+        return globals()[new]
+    raise AttributeError(f"module 'chickenfoot' has no attribute {name!r}")

@@ -14,23 +14,33 @@ does); a :class:`Board` holds a core :class:`~chickenfoot._core.Layout` and buil
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
 
 from . import _core
 from ._core import NONE, Layout, Placed
-from ._errors import IllegalMoveError
+from ._errors import IllegalMoveError, InvalidPositionError
 from ._moves import NodeIndex
+from ._rules import MAX_ARMS
 from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile, full_set
 
-__all__ = ["FOOT_TOES", "Board", "Node", "misfit"]
+__all__ = ["FOOT_TOES", "Board", "Node", "board_of", "misfit", "placed"]
 
 FOOT_TOES = _core.FOOT_TOES  # FOOT-1
 
 TILES = full_set(MAX_SUPPORTED_PIP)
 """Every tile, by its index (the core's tile number)."""
+
+
+def _check_node(node: Node, attribute: attrs.Attribute[Any], exposed: Any) -> None:
+    if type(node.tile) is not Tile:
+        raise TypeError(f"a Node's tile is a chickenfoot.Tile, got {node.tile!r:.40}")
+    if node.parent is not None and type(node.parent) is not int:
+        raise TypeError(f"a Node's parent is a node index (an int) or None, got {node.parent!r:.40}")
+    if type(exposed) is not int:
+        raise TypeError(f"a Node's exposed value is a pip (an int), got {exposed!r:.40}")
 
 
 @attrs.frozen
@@ -45,7 +55,7 @@ class Node:
     """The tile placed."""
     parent: NodeIndex | None
     """The node it attaches to; ``None`` for the center."""
-    exposed: Pip
+    exposed: Pip = attrs.field(validator=_check_node)
     """The value the node offers: a double's own value, else the half not matched to its parent."""
 
 
@@ -62,43 +72,12 @@ def _node(placed: Placed) -> Node:
     return node
 
 
-@attrs.frozen(init=False, repr=False)
-class Board:
-    """Holds the layout of a round: the placed tiles, the open ends by value, and the pending node.
+class _BoardFields:
+    """Holds the core layout a :class:`Board` shows, and reads the board's fields from it."""
 
-    Construct one with :meth:`start` and :meth:`place` (or ``Board(nodes, ends_by_value,
-    ends_mask, pending, missing)``).
-
-    >>> board = Board.start(Tile(9, 9), arms=4)
-    >>> board.pending, board.pending_value, board.open_ends
-    (0, 9, (0,))
-    >>> board = board.place(Tile(9, 5), onto=0)
-    >>> [str(node.tile) for node in board.nodes], board.missing
-    (['9-9', '9-5'], 3)
-    """
+    __slots__ = ("_layout",)
 
     _layout: Layout
-    # The core layout this board shows.
-
-    def __init__(
-        self,
-        nodes: Iterable[Node],
-        ends_by_value: tuple[tuple[NodeIndex, ...], ...],
-        ends_mask: int,
-        pending: NodeIndex | None,
-        missing: int,
-    ) -> None:
-        """Builds a board from its parts (no checks: :meth:`start` and :meth:`place` keep them consistent)."""
-        nodes = tuple(nodes)
-        last: Placed | None = None
-        for node in nodes:
-            last = Placed(node.tile.index, NONE if node.parent is None else node.parent, node.exposed, last)
-        if last is None:
-            raise ValueError("a board holds at least its center")
-        pending_value = NONE if pending is None else nodes[pending].exposed
-        ends = tuple(ends_by_value)
-        layout = Layout(last, len(nodes), ends, ends_mask, NONE if pending is None else pending, pending_value, missing)
-        self.__attrs_init__(layout)
 
     @property
     def nodes(self) -> tuple[Node, ...]:
@@ -108,6 +87,63 @@ class Board:
         if nodes is None:
             nodes = layout.nodes_view = tuple([_node(placed) for placed in layout.nodes()])
         return nodes
+
+    @property
+    def arms(self) -> int:
+        """Gets how many arms the center takes (OPEN-1): the arms it has, and those it still needs."""
+        layout = self._layout
+        placed = sum(1 for node in layout.nodes() if node.parent == 0)
+        return placed + layout.missing if layout.pending == 0 else placed
+
+    # A board's nodes and arms fix its openings, and its openings and nodes fix its arms, so
+    # comparing the core layouts (openings and nodes, as ints) is comparing the fields.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _BoardFields)
+        return self._layout == other._layout
+
+    def __hash__(self) -> int:
+        return hash(self._layout)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Board, (self.nodes, self.arms))
+
+
+@attrs.frozen(init=False, eq=False, slots=False)
+class Board(_BoardFields):
+    """Holds the layout of a round: the placed tiles and the center's arms, from which the open ends follow.
+
+    Build one from its nodes, in placement order, and the arm count: each node is checked as
+    the placement rules place it (PLAY-1, PLAY-2, OPEN-2, OPEN-3, FOOT-1 to FOOT-3), and
+    everything else is derived. :meth:`start` and :meth:`place` build one a tile at a time.
+    An attrs class: ``attrs.evolve(board, arms=5)`` builds the board with that change, checked
+    the same way.
+
+    >>> board = Board.start(Tile(9, 9), arms=4)
+    >>> board.pending, board.pending_value, board.open_ends
+    (0, 9, (0,))
+    >>> board = board.place(Tile(9, 5), onto=0)
+    >>> [str(node.tile) for node in board.nodes], board.missing
+    (['9-9', '9-5'], 3)
+    >>> Board(board.nodes, arms=1).pending is None   # a one-arm center is full
+    True
+    """
+
+    __slots__ = ()
+
+    nodes: tuple[Node, ...]
+    """Every placed tile; node 0 is the center, the rest in the order they were placed."""
+    arms: int
+    """How many arms the center takes (OPEN-1), 1 to 8."""
+
+    def __init__(self, nodes: Iterable[Node], arms: int) -> None:
+        """Builds a board from its nodes, each placed in turn, and the center's arm count.
+
+        Raises :class:`~chickenfoot.InvalidPositionError` naming the first node the placement
+        rules refuse, and :class:`TypeError` for anything but :class:`Node` objects and an int.
+        """
+        _set_layout(self, _layout_of(nodes, arms))
 
     @property
     def ends_by_value(self) -> tuple[tuple[NodeIndex, ...], ...]:
@@ -131,11 +167,13 @@ class Board:
         return self._layout.missing
 
     def node(self, index: NodeIndex) -> Node:
-        """Gets node ``index`` (like ``nodes[index]``).
+        """Gets node ``index`` (like ``nodes[index]``, and like it raises :class:`IndexError`).
 
         >>> Board.start(Tile(9, 9), arms=4).node(0)
         Node(tile=Tile(9, 9), parent=None, exposed=9)
         """
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"a node index is an int, got {index!r:.40}")
         size = self._layout.size
         if not -size <= index < size:
             raise IndexError(f"there is no node {index}: the board has nodes 0 to {size - 1}")
@@ -145,19 +183,18 @@ class Board:
         """Counts the placed tiles, ``len(board.nodes)``."""
         return self._layout.size
 
-    def __repr__(self) -> str:
-        return (
-            f"Board(nodes={self.nodes!r}, ends_by_value={self.ends_by_value!r}, ends_mask={self.ends_mask!r}, "
-            f"pending={self.pending!r}, missing={self.missing!r})"
-        )
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Board, (self.nodes, self.ends_by_value, self.ends_mask, self.pending, self.missing))
-
     @classmethod
     def start(cls, center: Tile, arms: int) -> Board:
-        """Lays ``center`` as node 0, pending until it has ``arms`` arms (OPEN-1, OPEN-2)."""
-        return board_of(_core.start_layout(center.index, arms))
+        """Lays ``center`` as node 0, pending until it has ``arms`` arms (OPEN-1, OPEN-2).
+
+        >>> Board.start(Tile(9, 5), arms=4)
+        Traceback (most recent call last):
+        ...
+        chickenfoot.InvalidPositionError: the center 9-5 is not a double
+        """
+        if type(center) is not Tile:
+            raise TypeError(f"the center is a chickenfoot.Tile, like Tile(9, 9); got {center!r:.40}")
+        return placed(center, (), arms)
 
     @property
     def center(self) -> Tile:
@@ -196,16 +233,17 @@ class Board:
 
         A double becomes a pending chicken foot needing three toes (FOOT-1, FOOT-2); the pending
         node stops pending once full (OPEN-3, FOOT-3); any other tile offers its other half (PLAY-1).
-        Raises :class:`IndexError` for a node the board does not have, and
-        :class:`~chickenfoot.IllegalMoveError`, with the rule, for a tile that does not fit there.
+        Raises :class:`~chickenfoot.IllegalMoveError`, with the rule, for a tile that does not fit
+        there or a node the board does not have, as :func:`~chickenfoot.apply` does.
         """
-        layout = self._layout
-        if not 0 <= onto < layout.size:
-            raise IndexError(f"there is no node {onto}: the board has nodes 0 to {layout.size - 1}")
+        if type(tile) is not Tile:
+            raise TypeError(f"place takes a chickenfoot.Tile, like Tile(9, 5); got {tile!r:.40}")
+        if isinstance(onto, bool) or not isinstance(onto, int):
+            raise TypeError(f"a node index is an int, got {onto!r:.40}")
         refusal = misfit(self, tile, onto)
         if refusal is not None:
             raise refusal
-        return board_of(layout.place(tile.index, onto))
+        return board_of(self._layout.place(tile.index, onto))
 
     def __str__(self) -> str:
         """Writes the layout as a tree (see :func:`chickenfoot.render.render_text`)."""
@@ -254,11 +292,62 @@ def misfit(board: Board, tile: Tile, onto: NodeIndex) -> IllegalMoveError | None
 
 
 _new = object.__new__
-_init_board = Board.__attrs_init__
+_set_layout: Callable[[object, Layout], None] = vars(_BoardFields)["_layout"].__set__  # the slot's descriptor
 
 
 def board_of(layout: Layout) -> Board:
     """Gets the public board showing ``layout``."""
     board: Board = _new(Board)
-    _init_board(board, layout)
+    _set_layout(board, layout)
+    return board
+
+
+def _layout_of(nodes: Iterable[Node], arms: int) -> Layout:
+    """Places ``nodes`` in turn on a center taking ``arms`` arms, refusing the first the placement rules refuse."""
+    if isinstance(nodes, (str, bytes)):
+        raise TypeError("a board's nodes are Node objects, not text: read a position with parse_position")
+    given = tuple(nodes)
+    for node in given:
+        if type(node) is not Node:
+            raise TypeError(f"a board's nodes are chickenfoot.Node objects, got {node!r:.40}")
+    if not given:
+        raise InvalidPositionError("a board holds at least its center")
+    center = given[0]
+    if center.parent is not None or center.exposed != center.tile.high:
+        raise InvalidPositionError(f"the center {center.tile} has no parent and offers {center.tile.high}")
+    layout = placed(center.tile, [(node.tile, node.parent) for node in given[1:]], arms)._layout
+    for number, (node, made) in enumerate(zip(given, layout.nodes(), strict=True)):
+        if made.exposed != node.exposed:
+            raise InvalidPositionError(
+                f"board node {number}: {node.tile} on node {node.parent} offers {made.exposed}, not {node.exposed}"
+            )
+    return layout
+
+
+def placed(center: Tile, placements: Sequence[tuple[Tile, int | None]], arms: int) -> Board:
+    """Lays ``center`` and places each ``(tile, parent)`` in turn, refusing the first the placement rules refuse.
+
+    Raises :class:`~chickenfoot.InvalidPositionError` naming the node and the rule; the readers
+    of positions and JSON build their boards here too.
+    """
+    if isinstance(arms, bool) or not isinstance(arms, int):
+        raise TypeError(f"arms is an int, the arms the center takes; got {arms!r:.40}")
+    if not 1 <= arms <= MAX_ARMS:
+        raise InvalidPositionError(f"a center takes 1 to {MAX_ARMS} arms (OPEN-1), got {arms}")
+    if not center.is_double:
+        raise InvalidPositionError(f"the center {center} is not a double")
+    board = board_of(_core.start_layout(center.index, arms))
+    seen = {center: 0}
+    for number, (tile, parent) in enumerate(placements, start=1):
+        if tile in seen:
+            raise InvalidPositionError(
+                f"board node {number}: {tile} is node {seen[tile]} already; each tile is in one place"
+            )
+        seen[tile] = number
+        if parent is None or not 0 <= parent < number:
+            raise InvalidPositionError(f"board node {number} ({tile}) must name an earlier node as its parent")
+        refusal = misfit(board, tile, parent)
+        if refusal is not None:
+            raise InvalidPositionError(f"board node {number}: {refusal} ({refusal.rule})")
+        board = board_of(board._layout.place(tile.index, parent))
     return board

@@ -25,6 +25,7 @@ reproduce a game here (the chance outcomes do).
 from __future__ import annotations
 
 import random
+import warnings
 
 import attrs
 
@@ -35,8 +36,8 @@ from ._engine import apply, legal_moves
 from ._errors import IllegalMoveError, RulesError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
-from ._scoring import close_round, winners
-from ._state import GameState, PlayerIndex, RoundResult, RoundState, replace_round
+from ._scoring import close_round, decide_winners
+from ._state import GameState, PlayerIndex, RoundResult, RoundState
 from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
 
@@ -120,10 +121,20 @@ class ChanceGame:
         return self.round.current_player
 
     @property
-    def double(self) -> Tile:
-        """Gets the round's double (ROUND-1)."""
+    def double_tile(self) -> Tile:
+        """Gets the round's double, as a tile (ROUND-1); ``RoundState.double`` is its value."""
         value = self.rules.round_double(self.round_index)
         return Tile(value, value)
+
+    @property
+    def double(self) -> Tile:
+        """Gets the round's double as a tile. Deprecated: read :attr:`double_tile` (``double`` is a value elsewhere)."""
+        warnings.warn(
+            "ChanceGame.double is deprecated: read ChanceGame.double_tile (RoundState.double is the value)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.double_tile
 
     def _hand_size(self) -> int:
         return self.rules.hand_size_for(self.players)
@@ -161,9 +172,9 @@ class ChanceGame:
         self.setup_seat = None
         self.round = None
         self.drawing = False
-        self.events.append((None, f"round {self.round_index}"))
+        self.events.append((None, f"round {self.round_index + 1}"))  # counted from 1, as people read it
         if self.rules.deal == "trains":
-            self.pool.remove(self.double)  # DEAL-A2: the double is set aside as the center
+            self.pool.remove(self.double_tile)  # DEAL-A2: the double is set aside as the center
 
     def apply_chance(self, outcome: int) -> None:
         """Applies chance's outcome, which must be one of ``chance_outcomes()``.
@@ -188,7 +199,7 @@ class ChanceGame:
         yard = (tile, *(other for other in state.yard if other is not tile))
         self.drawing = False
         self.events.append((state.current_player, f"got {tile}"))
-        self._advance(apply(replace_round(state, yard=yard), DRAW))
+        self._advance(apply(attrs.evolve(state, yard=yard), DRAW))
 
     def _deal_step(self, outcome: int) -> None:
         rules, players = self.rules, self.players
@@ -208,7 +219,7 @@ class ChanceGame:
             return
         # DEAL-B2: a setup draw; the round's double, once drawn, is placed as the center.
         seat = self.setup_seat
-        if tile is self.double:
+        if tile is self.double_tile:
             self.events.append((None, f"p{seat} center {tile}"))
             self._open(tile, first=(seat + 1) % players)
             return
@@ -221,9 +232,9 @@ class ChanceGame:
         rules, players = self.rules, self.players
         if rules.deal == "trains":
             assert self.starter is not None
-            self._open(self.double, first=self.starter)  # DEAL-A4
+            self._open(self.double_tile, first=self.starter)  # DEAL-A4
             return
-        center, holder = find_center(rules, self.hands, self.double)
+        center, holder = find_center(rules, self.hands, self.double_tile)
         if holder is None:
             self.setup_seat = setup_seat(self.round_index, players)  # DEAL-B2
             return
@@ -232,8 +243,9 @@ class ChanceGame:
         self._open(center, first=(holder + 1) % players)  # DEAL-B3
 
     def _open(self, center: Tile, first: PlayerIndex) -> None:
-        self.round = open_round(self.rules, self.hands, sorted(self.pool), center, first)
+        state = open_round(self.rules, self.hands, sorted(self.pool), center, first)
         self.hands, self.pool, self.setup_seat = [], [], None
+        self._advance(state)  # a round blocked as dealt (contrived options only) ends at once (END-2)
 
     # -- players ------------------------------------------------------------------------------
 
@@ -266,7 +278,7 @@ class ChanceGame:
         result, totals = close_round(self.totals, state)
         self.results.append(result)
         self.totals = list(totals)
-        self.events.append((None, f"scores {' '.join(map(str, result.scores))}"))
+        self.events.append((None, f"{result.outcome}; scores {' '.join(map(str, result.scores))}"))
         if not self.is_over:
             self.round_index += 1
             self._begin_round()
@@ -274,23 +286,10 @@ class ChanceGame:
     # -- views ---------------------------------------------------------------------------------
 
     def game_state(self) -> GameState:
-        """Gets the engine's ``GameState`` for the round in play.
-
-        While a deal is in progress the round shows the tiles dealt so far and the round's
-        double as the center.
-        """
+        """Gets the engine's ``GameState`` for the round in play (none while a deal is in progress)."""
         state = self.round
         if state is None:
-            state = RoundState(
-                rules=self.rules,
-                hands=tuple(tuple(hand) for hand in self.hands),
-                yard=tuple(self.pool),
-                board=Board.start(self.double, self.rules.arms_for(self.players)),
-                current_player=self.starter or 0,
-                reserve=self.rules.reserve_for(self.players),
-                is_over=True,
-            )
-        complete = len(self.results) == self.rules.rounds
+            raise RuntimeError("no round is in play while a deal is in progress: see view()")
         return GameState(
             rules=self.rules,
             players=self.players,
@@ -299,19 +298,49 @@ class ChanceGame:
             round_index=self.round_index,
             totals=tuple(self.totals),
             results=tuple(self.results),
-            winners=self.winners() if complete else (),
         )
 
     def view(self, player: PlayerIndex) -> PlayerView:
-        """Gets what ``player`` may see now; nobody is to move during a deal or once over."""
+        """Gets what ``player`` may see now; nobody is to move during a deal or once over.
+
+        During a deal, the view shows the tiles dealt so far and the round's double as the center.
+        """
+        if self.round is None:
+            return self._dealing_view(player)
         view = observe(self.game_state(), player)
-        if self.round is None or self.is_over:
+        if self.is_over:
             return attrs.evolve(view, current_player=None, drawn=None, legal_moves=())
         return view
 
+    def _dealing_view(self, player: PlayerIndex) -> PlayerView:
+        rules, players, results = self.rules, self.players, self.results
+        return PlayerView(
+            player=player,
+            rules=rules,
+            players=players,
+            round_index=self.round_index,
+            hand=tuple(self.hands[player]),
+            board=Board.start(self.double_tile, rules.arms_for(players)),
+            hand_sizes=tuple(len(hand) for hand in self.hands),
+            yard_size=len(self.pool),
+            reserve=rules.reserve_for(players),
+            drawn=None,
+            current_player=None,
+            totals=tuple(self.totals),
+            round_doubles=tuple(result.double for result in results),
+            round_scores=tuple(result.scores for result in results),
+            round_went_out=tuple(result.went_out for result in results),
+            round_outcomes=tuple(result.outcome for result in results),
+            winners=(),
+            outcome=None,
+            history=(),
+            legal_moves=(),
+            is_over=False,
+        )
+
     def winners(self) -> tuple[PlayerIndex, ...]:
         """Gets the players with the lowest total once over (GAME-1, TIE-1, TIE-2)."""
-        return winners(self.rules, self.totals, self.results)
+        return decide_winners(self.rules, self.totals, self.results)
 
     def information(self, player: PlayerIndex) -> str:
         """Gets everything ``player`` has seen, in order, then their hand: a perfect-recall information state.

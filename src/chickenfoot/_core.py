@@ -306,9 +306,9 @@ Log: TypeAlias = "tuple[int, int, int, Any] | None"
 
 ``exposed`` is the value a play's tile offers once placed (:data:`NONE` for a draw or a pass,
 and for the turns of a round built from its parts), so the board can be rebuilt from the
-history. A persistent list, as the public :data:`~chickenfoot.History` is: the rounds after each
-move share the turns before it. (The turns before are a ``Log`` too; mypyc cannot compile that
-recursive alias, so the annotation says ``Any``.)
+history. A persistent list: the rounds after each move share the turns before it (the public
+``RoundState.history`` is read from it, oldest first). (The turns before are a ``Log`` too;
+mypyc cannot compile that recursive alias, so the annotation says ``Any``.)
 """
 
 
@@ -910,7 +910,9 @@ class Deal:
     def _round(self, hands: list[list[int]], yard: list[int], center: int, first: int, game: Game | None) -> Round:
         frozen = tuple([tuple(hand) for hand in hands])
         layout = start_layout(center, self.arms)
-        return round_on(self.settings, frozen, tuple(yard), layout, first, self.reserve, NONE, False, NONE, None, game)
+        dealt = round_on(self.settings, frozen, tuple(yard), layout, first, self.reserve, NONE, False, NONE, None, game)
+        dealt.over = dealt.ends_blocked()  # END-2: blocked as dealt (contrived options only), it ends at once
+        return dealt
 
     def _deal_trains(self, round_index: int, double: int, rng: random.Random, game: Game | None) -> Round:
         # DEAL-A1: players take one shuffled tile each in turn from seat r mod n; whoever takes

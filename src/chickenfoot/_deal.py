@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import _core
 from ._board import Board
 from ._core import NONE, Deal
+from ._errors import RulesError
 from ._rules import Rules, check_seed
 from ._state import PlayerIndex, RoundState, round_of, settings_for
 from ._tiles import Tile
@@ -43,17 +44,24 @@ def deal_for(rules: Rules, players: int) -> Deal:
 def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> RoundState:
     """Deals round ``round_index`` (0-based): hands, yard, center and first player.
 
+    Raises :class:`~chickenfoot.RulesError` for players the rules cannot deal (DEAL-1), a seed or
+    a round number out of range, and :class:`TypeError` for arguments of the wrong type.
+
     >>> from chickenfoot import Rules
     >>> state = deal_round(Rules.trains(), players=4, seed=1, round_index=0)
     >>> [len(hand) for hand in state.hands], len(state.yard), str(state.board.center)
     ([11, 11, 11, 11], 10, '9-9')
     """
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
     deal = deal_for(rules, players)
     check_seed(seed)
-    if type(round_index) is not int or not 0 <= round_index < rules.rounds:
-        raise ValueError(
+    if type(round_index) is not int:
+        raise TypeError(f"round_index is an int, got {round_index!r:.40}")
+    if not 0 <= round_index < rules.rounds:
+        raise RulesError(
             f"round_index must be a whole number from 0 to {rules.rounds - 1} "
-            f"(one round per double, ROUND-1), got {round_index!r}"
+            f"(one round per double, ROUND-1), got {round_index}"
         )
     return round_of(deal.deal(seed, round_index))
 

@@ -48,9 +48,10 @@ Bias
 
 What is not reproduced
     The seed (knowing it would reveal every deal) is replaced by a random one, so later rounds
-    are dealt afresh. Finished rounds keep their true doubles, scores and who went out, but
-    their ``final`` state is an empty placeholder (no hands, yard or layout), except the last
-    round of a finished game, whose final state is the sampled round.
+    are dealt afresh. Finished rounds keep their true doubles, scores and outcomes, but their
+    ``final`` state is a stand-in: a well-formed position on the round's center that ends the
+    same way (who went out holds nothing; else nobody can play or draw), whose hands are not the
+    round's; except the last round of a finished game, whose final state is the sampled round.
 
 Where the work is done
     This module checks the view, turns its history into move codes and builds the public game.
@@ -68,6 +69,7 @@ from ._board import Board, board_of
 from ._core import DRAW, NONE, PASS, replaced, round_on, start_layout
 from ._errors import InvalidRecordError
 from ._moves import Draw, Pass, Play
+from ._outcome import Outcome
 from ._sampling import (
     History,
     Slots,
@@ -80,7 +82,7 @@ from ._sampling import (
     weighted_sample,
 )
 from ._state import GameState, RoundResult, RoundState, round_of, settings_for
-from ._tiles import Tile
+from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
 
 __all__ = ["determinize"]
@@ -192,8 +194,16 @@ def _read_history(view: PlayerView) -> History:
             malformed = InvalidRecordError(f"history entry {time} is {move!r}, not a move")
             break
         movers.append(seat)
-    rules = view.rules
-    layout = start_layout(view.board.center.index, rules.arms_for(view.players))
+    rules, board = view.rules, view.board
+    # The board before the history: the center, or the nodes of a position set up by hand, which
+    # no move of the history placed (the history's plays are the board's last nodes).
+    set_up = len(board) - sum(1 for code in codes if code & 255 < PASS)
+    if set_up < 1:
+        raise InvalidRecordError("the view's history has more plays than its board has nodes")
+    layout = start_layout(board.center.index, board.arms)
+    for node in board.nodes[1:set_up]:
+        assert node.parent is not None  # only the center has none
+        layout = layout.place(node.tile.index, node.parent)
     must_play, until = rules.drawn_tile == "must_play", rules.draw_until_playable
     history = read_history(codes, movers, layout, players, must_play, until, view.yard_size, view.reserve)
     if history.unfit != NONE:
@@ -244,26 +254,48 @@ def _replay(
     return round_of(core)
 
 
+def _placeholder_final(view: PlayerView, double: int, outcome: Outcome) -> RoundState:
+    """Builds a stand-in final state for a finished round, whose tiles the view never shows.
+
+    A well-formed position that ends as the round did: who went out holds nothing; otherwise
+    every tile carrying the center's value lies in a yard kept as reserve, so nobody can play
+    or draw. Its hands are not the round's (the view has only its scores, kept in the result).
+    """
+    rules, players = view.rules, view.players
+    center = Tile(double, double)
+    hands: list[list[Tile]] = [[] for _ in range(players)]
+    yard: list[Tile] = []
+    out = outcome.winner
+    seats = [seat for seat in range(players) if seat != out]
+    for tile in full_set(rules.max_pip):
+        if tile is center:
+            continue
+        if out is None and tile.carries(double):
+            yard.append(tile)
+        else:
+            hand = hands[seats[sum(map(len, hands)) % len(seats)]]
+            hand.append(tile)
+    return RoundState(
+        rules,
+        hands,
+        yard,
+        Board.start(center, rules.arms_for(players)),
+        0 if out is None else out,
+        reserve=len(yard),
+    )
+
+
 def _game(view: PlayerView, round_: RoundState, rng: random.Random) -> GameState:
     rules, players = view.rules, view.players
     results = []
-    for number, (double, scores, went_out) in enumerate(
-        zip(view.round_doubles, view.round_scores, view.round_went_out, strict=True)
+    for number, (double, scores, outcome) in enumerate(
+        zip(view.round_doubles, view.round_scores, view.round_outcomes, strict=True)
     ):
         if view.is_over and number == len(view.round_scores) - 1:
             final = round_
         else:
-            final = RoundState(
-                rules=rules,
-                hands=((),) * players,
-                yard=(),
-                board=Board.start(Tile(double, double), rules.arms_for(players)),
-                current_player=0,
-                reserve=rules.reserve_for(players),
-                is_over=True,
-                went_out=went_out,
-            )
-        results.append(RoundResult(double=double, scores=scores, went_out=went_out, final=final))
+            final = _placeholder_final(view, double, outcome)
+        results.append(RoundResult(double=double, scores=scores, went_out=outcome.winner, final=final, outcome=outcome))
     game = GameState(
         rules=rules,
         players=players,
@@ -272,7 +304,6 @@ def _game(view: PlayerView, round_: RoundState, rng: random.Random) -> GameState
         round_index=view.round_index,
         totals=view.totals,
         results=tuple(results),
-        winners=view.winners,
     )
     if observe(game, view.player) != view:
         raise InvalidRecordError("no game fits the view: is it from observe()?")

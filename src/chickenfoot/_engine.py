@@ -16,11 +16,10 @@ from ._deal import deal_for
 from ._errors import IllegalMoveError
 from ._moves import Draw, Move, Pass, Play
 from ._rules import Rules, check_seed
-from ._scoring import close_round, winners
-from ._state import MOVES, GameState, RoundState, game_of, move_code, round_of
+from ._scoring import close_round, decide_winners
+from ._state import MOVES, GameState, RoundState, _set_game, game_of, move_code, round_of
 
 _new = object.__new__
-_init_game = GameState.__attrs_init__
 
 __all__ = ["apply", "ends_blocked", "legal_moves", "new_game"]
 
@@ -36,12 +35,10 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
     (0, (0, 0, 0, 0), '9-9')
     """
     if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r}")
-    if type(seed) is not int:
-        raise TypeError(f"seed must be an int, got {seed!r}")
+        raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
+    check_seed(seed)  # an int (TypeError), of at most 256 bits (RulesError)
     deal = deal_for(rules, players)
-    check_seed(seed)  # the limits: a seed of at most 256 bits
-    return game_of(deal.deal(seed, 0, Game(deal, seed, 0, (0,) * players, (), ())))
+    return _settled(deal.deal(seed, 0, Game(deal, seed, 0, (0,) * players, (), ())))
 
 
 # -- move generation ------------------------------------------------------------------------
@@ -122,11 +119,11 @@ def _refuse(state: RoundState, move: Draw | Pass, legal: tuple[Move, ...]) -> Il
 
 def _checked_code(core: Round, move: Move) -> int:
     """Gets the core code of ``move``, or raises why it is not legal now."""
-    if core.over:
-        raise IllegalMoveError("the round is over: no more moves", "END-1" if core.went_out != NONE else "END-2")
     kind = type(move)
     if kind is not Play and kind is not Draw and kind is not Pass:
-        raise IllegalMoveError(f"{move!r} is not a move: use Play, Draw or Pass, or parse_move('9-5@3')")
+        raise TypeError(f"{move!r:.40} is not a move: use Play, Draw or Pass, or parse_move('9-5@3')")
+    if core.over:
+        raise IllegalMoveError("the round is over: no more moves", "END-1" if core.went_out != NONE else "END-2")
     code = move_code(move)
     if code not in core.legal():
         state = round_of(core)
@@ -141,24 +138,34 @@ def _apply_game(core: Round, move: Move, after: Round | None) -> GameState:
     game = core.setup.game
     assert game is not None  # the round of a GameState
     if after is None:
-        if game.is_over():
+        if game.is_over() and type(move) in (Play, Draw, Pass):
             raise IllegalMoveError("the game is over: no more moves", "ROUND-1")
         after = core.after(_checked_code(core, move))
-    if not after.over:
-        return game_of(after)
-    # The round ended: score it (SCORE-1), add up (GAME-1), then deal the next round (ROUND-1).
-    final = round_of(after)
-    result, totals = close_round(game.totals, final)
-    results = (*game.results, result)
-    deal = game.deal
-    rules: Rules = deal.settings.public
-    if len(results) == deal.settings.rounds:  # ROUND-1: that was the last round
-        over = Game(deal, game.seed, game.round_index, totals, results, winners(rules, totals, results))
-        last = after.with_game(over)
-        last.public().state = final
-        return game_of(last)
-    index = game.round_index + 1
-    return game_of(deal.deal(game.seed, index, Game(deal, game.seed, index, totals, results, ())))
+    return _settled(after)
+
+
+def _settled(core: Round) -> GameState:
+    """Gets the game showing the core round ``core``, closing it first if it is over.
+
+    A round that ended is scored (SCORE-1) and added up (GAME-1), and the next is dealt
+    (ROUND-1); a round dealt blocked (END-2, with contrived options only) ends as it is dealt.
+    """
+    while core.over:
+        game = core.setup.game
+        assert game is not None  # the round of a GameState
+        final = round_of(core)
+        result, totals = close_round(game.totals, final)
+        results = (*game.results, result)
+        deal = game.deal
+        rules: Rules = deal.settings.public
+        if len(results) == deal.settings.rounds:  # ROUND-1: that was the last round
+            over = Game(deal, game.seed, game.round_index, totals, results, decide_winners(rules, totals, results))
+            last = core.with_game(over)
+            last.public().state = final
+            return game_of(last)
+        index = game.round_index + 1
+        core = deal.deal(game.seed, index, Game(deal, game.seed, index, totals, results, ()))
+    return game_of(core)
 
 
 @overload
@@ -181,7 +188,7 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
         after = core.after_public(move, MOVES)  # the move by identity among those legal_moves handed out
         if after is not None and not after.over:  # the usual case, kept short
             view: GameState = _new(GameState)
-            _init_game(view, after)
+            _set_game(view, after)
             return view
         return _apply_game(core, move, after)
     if type(state) is RoundState:

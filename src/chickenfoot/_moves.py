@@ -91,7 +91,7 @@ def parse_move(text: str) -> Move:
     (Draw(), Play(Tile(9, 5), onto=0))
     """
     if not isinstance(text, str):
-        raise InvalidMoveError(f"a move is written as text like '9-5@3', 'draw' or 'pass', got {text!r}")
+        raise TypeError(f"parse_move reads text like '9-5@3', 'draw' or 'pass', got {text!r:.40}")
     if not text.isascii():  # fullwidth or Arabic-Indic digits and Unicode spaces are not the notation
         raise InvalidMoveError(f"{text!r:.40} is not a move: the notation is ASCII, like '9-5@3', 'draw' or 'pass'")
     cleaned = text.strip(string.whitespace).lower()

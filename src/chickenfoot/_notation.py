@@ -13,15 +13,23 @@ A position has eight fields separated by single spaces::
     hands    := hand ("/" hand)+                        (one per seat, seat 0 first; their count is the players)
     hand     := "-" | tile ("," tile)*                  (in the hand's own order)
     yard     := "-" | tile ("," tile)*                  (yard[0], drawn next, first)
-    board    := tile ("," tile "<" integer)*            (the center, then each node as tile<parent, in placement order)
-    status   := "play" | "blocked" | "out" integer      (in play, blocked (END-2), or that player went out (END-1))
+    board    := center ("," tile "<" integer)*          (the center, then each node as tile<parent, in placement order)
+    center   := tile | tile ":" integer                 (its arms, written when not the rules' for the players)
+    status   := "play" | "blocked" | "unfillable" | "out" integer
+                                                        (in play, blocked (END-2), a foot that can no longer
+                                                        be filled (END-2's variant), or that player went out (END-1))
     tile     := integer "-" integer                     (written high first, "9-5"; either order is read)
 
 The board is written as the order tiles were placed, so a reader rebuilds it with
 :meth:`Board.start` and :meth:`Board.place` and every exposed value, open end and pending node
 follows; a tile that does not fit its parent, or a full parent, is rejected. Every tile of the
-set must appear exactly once among the hands, the yard and the board. The round's history is
-not part of a position (two states that differ only in history are equal).
+set must appear exactly once among the hands, the yard and the board. The status says what the
+position decides, and a reader checks that it does. The round's history is not part of a
+position (two states that differ only in history are equal).
+
+:func:`parse_position` reads any well-formed position, as :class:`RoundState` takes one: a
+puzzle, a test of a bot. ``strict=True`` also refuses a position that no deal and legal play
+could reach (:meth:`RoundState.status`), for text from outside.
 
 Two players on double-6: player 0 to move, nothing drawn, a reserve of 2, then the hands,
 the yard, a center 6-6 with one arm 6-5, and the round in play:
@@ -43,15 +51,15 @@ import string
 
 import attrs
 
-from ._board import Board
-from ._engine import ends_blocked
-from ._errors import InvalidRecordError, RulesError
-from ._moves import DRAW, Draw, Pass, Play
+from ._board import Board, placed
+from ._errors import InvalidPositionError, InvalidRecordError, RulesError
+from ._outcome import Outcome, Termination
 from ._rules import PRESETS, Rules
-from ._state import GameState, History, RoundState, Turn
+from ._state import GameState, RoundState, Turn
+from ._status import problems
 from ._tiles import TILE_PATTERN, Tile, full_set
 
-__all__ = ["parse_position", "position", "rules_text", "parse_rules_text"]
+__all__ = ["build_board", "parse_position", "parse_rules_text", "position", "read_round", "rules_text"]
 
 _TILE = re.compile(TILE_PATTERN)
 _NODE = re.compile(TILE_PATTERN + "<([0-9]{1,4})")
@@ -140,13 +148,12 @@ def position(state: RoundState | GameState) -> str:
     if type(state) is not RoundState:
         raise TypeError(f"position takes a RoundState or GameState, got {type(state).__name__}")
     nodes = state.board.nodes
-    board = ",".join([str(nodes[0].tile), *(f"{node.tile}<{node.parent}" for node in nodes[1:])])
-    if not state.is_over:
-        status = "play"
-    elif state.went_out is None:
-        status = "blocked"
-    else:
-        status = f"out{state.went_out}"
+    arms = state.board.arms
+    center = f"{nodes[0].tile}" + ("" if arms == state.rules.arms_for(state.players) else f":{arms}")
+    board = ",".join([center, *(f"{node.tile}<{node.parent}" for node in nodes[1:])])
+    status = _STATUS[None if state.outcome is None else state.outcome.termination]
+    if status == "out":
+        status += str(state.went_out)
     return " ".join(
         (
             rules_text(state.rules),
@@ -159,6 +166,15 @@ def position(state: RoundState | GameState) -> str:
             status,
         )
     )
+
+
+_STATUS = {
+    None: "play",
+    Termination.BLOCKED: "blocked",
+    Termination.UNFILLABLE_FOOT: "unfillable",
+    Termination.WENT_OUT: "out",
+}
+"""The status field of a position by how the round ended (the seat who went out follows "out")."""
 
 
 def _tile(text: str, what: str, max_pip: int) -> Tile:
@@ -183,188 +199,71 @@ def _int(text: str, what: str) -> int:
     return int(text)
 
 
-def build_board(rules: Rules, players: int, nodes: list[tuple[Tile, int | None]]) -> Board:
-    """Rebuilds a board by placing ``nodes`` in order, rejecting any that does not fit (PLAY-1, FOOT-2)."""
+def build_board(nodes: list[tuple[Tile, int | None]], arms: int, max_pip: int) -> Board:
+    """Rebuilds a board by placing ``nodes`` in order on a center of ``arms`` arms, refusing any that does not fit."""
     if not nodes or nodes[0][1] is not None:
         raise InvalidRecordError("the board must start with its center, which has no parent")
     # Refuse impossible boards before building anything: every tile at most once (SET-1).
-    if len(nodes) > rules.set_size:
-        raise InvalidRecordError(f"the board has {len(nodes)} tiles; double-{rules.max_pip} has {rules.set_size}")
-    seen: set[Tile] = set()
-    for number, (tile, _) in enumerate(nodes):
-        if tile in seen:
-            raise InvalidRecordError(f"board node {number}: {tile} is already on the board; each tile is in one place")
-        seen.add(tile)
-    center = nodes[0][0]
-    if not center.is_double:
-        raise InvalidRecordError(f"the center {center} is not a double")
-    board = Board.start(center, rules.arms_for(players))
-    for number, (tile, parent) in enumerate(nodes[1:], start=1):
-        if parent is None or not 0 <= parent < number:
-            raise InvalidRecordError(f"board node {number} ({tile}) must name an earlier node as its parent")
-        offered = board.node(parent).exposed
-        if not tile.carries(offered):
-            raise InvalidRecordError(
-                f"board node {number}: {tile} does not match node {parent}, which offers {offered}"
-            )
-        if not board.accepts(offered, parent):
-            reason = f"node {board.pending} is pending" if board.pending not in (None, parent) else "it is full"
-            raise InvalidRecordError(f"board node {number}: {tile} cannot go onto node {parent}: {reason}")
-        board = board.place(tile, parent)
-    return board
+    size = len(full_set(max_pip))
+    if len(nodes) > size:
+        raise InvalidRecordError(f"the board has {len(nodes)} tiles; double-{max_pip} has {size}")
+    try:
+        return placed(nodes[0][0], nodes[1:], arms)
+    except InvalidPositionError as error:
+        raise InvalidRecordError(str(error)) from None
 
 
-def checked_round(
+def _marked(termination: Termination, went_out: int | None) -> str:
+    """Says how a document marks a round's end, as its outcome would (which it may not be)."""
+    if termination is Termination.WENT_OUT and went_out is not None:
+        return str(Outcome(termination, (went_out,)))
+    return str(Outcome(termination, ())) if termination is not Termination.WENT_OUT else "someone went out"
+
+
+def read_round(
     rules: Rules,
     hands: tuple[tuple[Tile, ...], ...],
     yard: tuple[Tile, ...],
     board: Board,
     current: int,
     drawn: Tile | None,
-    went_out: int | None,
-    is_over: bool,
     reserve: int,
-    log: History = None,
+    history: tuple[Turn, ...],
+    marked: Termination | None,
+    went_out: int | None,
+    *,
+    strict: bool,
 ) -> RoundState:
-    """Builds a round read from text or JSON, checking its parts fit together first: every tile
-    once, a seat to move, the drawn tile held, and a status the position can have."""
-    players = len(hands)
+    """Builds a round read from text or JSON: well-formed, ended as it is marked, and (``strict``) one play can reach.
+
+    ``marked`` and ``went_out`` are how the document says the round stands (``None``: in play);
+    the position decides (END-1, END-2), so a document that says otherwise is refused.
+    """
     try:
-        rules.check_players(players)
-    except RulesError as error:
-        raise InvalidRecordError(f"{players} hands: {error}") from None
-    seen: dict[Tile, str] = {}
-    places = [(f"player {seat}'s hand", hand) for seat, hand in enumerate(hands)]
-    places += [("the yard", yard), ("the board", tuple(node.tile for node in board.nodes))]
-    for where, tiles in places:
-        for tile in tiles:
-            if tile.high > rules.max_pip:
-                raise InvalidRecordError(f"{tile} in {where} is not in the double-{rules.max_pip} set")
-            if tile in seen:
-                raise InvalidRecordError(f"{tile} is in {seen[tile]} and in {where}: each tile is in one place")
-            seen[tile] = where
-    missing = [str(tile) for tile in full_set(rules.max_pip) if tile not in seen]
-    if missing:
-        raise InvalidRecordError(f"tiles missing from the hands, yard and board: {', '.join(missing)}")
-    if not 0 <= current < players:
-        raise InvalidRecordError(f"the player to move must be a seat from 0 to {players - 1}, got {current}")
-    if drawn is not None and drawn not in hands[current]:
-        raise InvalidRecordError(f"the drawn tile {drawn} is not in the hand of player {current}, who is to move")
-    if went_out is not None and (not 0 <= went_out < players or hands[went_out]):
-        raise InvalidRecordError(f"player {went_out} cannot have gone out: they are not a seat or still hold tiles")
-    mask = board.playable_mask
-    if drawn is not None and not is_over:
-        # DRAW-4: a player draws only when nothing in hand plays, so only the drawn tile may fit.
-        fits = [str(tile) for tile in hands[current] if tile is not drawn and tile.mask & mask]
-        if fits:
-            raise InvalidRecordError(
-                f"player {current} drew {drawn} while holding {fits[0]}, which plays: a draw is only for want of a play"
-            )
-    if not is_over:
-        empty = next((seat for seat, hand in enumerate(hands) if not hand), None)
-        if empty is not None:
-            raise InvalidRecordError(f"player {empty} holds no tiles, so the round is over (END-1): mark it out{empty}")
-    _check_counts(rules, hands, yard, board, reserve, went_out, log)
-    if log is not None and not is_over:
-        (player, move), _ = log
-        expected = player if type(move) is Draw else (player + 1) % players  # TURN-1
-        if current != expected:
-            raise InvalidRecordError(f"the history's last move hands the turn to player {expected}, not {current}")
-    state = RoundState(
-        rules=rules,
-        hands=hands,
-        yard=yard,
-        board=board,
-        current_player=current,
-        reserve=reserve,
-        drawn=drawn,
-        is_over=is_over,
-        went_out=went_out,
-        log=log,
-    )
-    if is_over and went_out is None and not ends_blocked(state):
-        raise InvalidRecordError("the round is marked blocked, but a tile can still be played or drawn (END-2)")
-    if not is_over and ends_blocked(state):
-        raise InvalidRecordError("the round is marked in play, but nobody can play or draw: mark it blocked (END-2)")
-    if went_out is not None and current != went_out:
-        raise InvalidRecordError(f"player {went_out} went out, so the player to move must be {went_out}, got {current}")
+        state = RoundState(rules, hands, yard, board, current, drawn=drawn, reserve=reserve, history=history)
+    except InvalidPositionError as error:
+        raise InvalidRecordError(str(error)) from None
+    outcome = state.outcome
+    actual = None if outcome is None else outcome.termination
+    if marked is Termination.BLOCKED and actual is Termination.UNFILLABLE_FOOT:
+        marked = actual  # as written before the two were told apart
+    if marked is not actual or state.went_out != went_out:
+        said = "in play" if marked is None else f"over: {_marked(marked, went_out)}"
+        real = "in play" if outcome is None else f"over: {outcome}"
+        rule = "END-1" if Termination.WENT_OUT in (marked, actual) else "END-2"
+        raise InvalidRecordError(f"the round is marked {said}, but the position is {real} ({rule})")
+    if strict:
+        found = problems(state)
+        if found:
+            raise InvalidRecordError(f"not a position play can reach: {found[0][1]}")
     return state
 
 
-def _check_counts(
-    rules: Rules,
-    hands: tuple[tuple[Tile, ...], ...],
-    yard: tuple[Tile, ...],
-    board: Board,
-    reserve: int,
-    went_out: int | None,
-    log: History,
-) -> None:
-    """Checks the sizes a deal and some history can produce (DEAL-*, YARD-1), and a history against the board."""
-    players = len(hands)
-    if reserve != rules.reserve_for(players):
-        raise InvalidRecordError(
-            f"the reserve is {reserve}, but these rules keep {rules.reserve_for(players)} (YARD-1)"
-        )
-    dealt = rules.hand_size_for(players)
-    # The yard as dealt; a cross deal may then lose tiles to setup draws (DEAL-B2), a trains deal
-    # sets the center aside first (DEAL-A2), and play only ever draws the yard down.
-    dealt_yard = rules.set_size - players * dealt - (1 if rules.deal == "trains" else 0)
-    drawn = dealt_yard - len(yard)
-    if drawn < 0:
-        raise InvalidRecordError(f"the yard has {len(yard)} tiles, more than the {dealt_yard} these rules deal")
-    if rules.deal == "trains" and len(yard) < reserve:
-        raise InvalidRecordError(f"the yard has {len(yard)} tiles, fewer than the reserve of {reserve} (YARD-1)")
-    gained = sum(max(0, len(hand) - dealt) for hand in hands)
-    if gained > drawn:
-        raise InvalidRecordError(
-            f"hands of {[len(hand) for hand in hands]} tiles need {gained} or more draws beyond a deal of {dealt} "
-            f"each, but only {drawn} tiles have left the yard"
-        )
-    empty = [seat for seat, hand in enumerate(hands) if not hand]
-    if empty and empty != [went_out]:
-        raise InvalidRecordError(f"player {empty[-1]} holds no tiles: only the player who went out can (END-1)")
-    if log is not None:
-        _check_history(rules, hands, yard, board, reserve, log)
+def parse_position(text: str, *, strict: bool = False) -> RoundState:
+    """Reads a round from the position notation (see the module docs): any well-formed position.
 
-
-def _check_history(
-    rules: Rules, hands: tuple[tuple[Tile, ...], ...], yard: tuple[Tile, ...], board: Board, reserve: int, log: History
-) -> None:
-    """Checks a round's whole history: its plays built the board; each draw and pass was allowed (DRAW-*)."""
-    turns: list[Turn] = []
-    while log is not None:  # the persistent list runs newest first
-        turn, log = log
-        turns.append(turn)
-    turns.reverse()
-    players = len(hands)
-    plays = [(move.tile, move.onto) for _, move in turns if type(move) is Play]
-    if plays != [(node.tile, node.parent) for node in board.nodes[1:]]:
-        raise InvalidRecordError("the history's plays are not the board's tiles in placement order")
-    left = len(yard) + sum(type(move) is Draw for _, move in turns)  # the yard when play began
-    previous: tuple[int, object] | None = None
-    for number, (player, move) in enumerate(turns, start=1):
-        if previous is not None:
-            last_player, last_move = previous
-            expected = last_player if type(last_move) is Draw else (last_player + 1) % players  # TURN-1
-            if player != expected:
-                raise InvalidRecordError(
-                    f"history entry {number}: player {player} moved, but it was player {expected}'s turn"
-                )
-        if type(move) is Draw:
-            if left <= reserve:
-                raise InvalidRecordError(
-                    f"history entry {number}: player {player} drew from a yard at its reserve (DRAW-1)"
-                )
-            left -= 1
-        elif type(move) is Pass and left > reserve and not (previous and previous == (player, DRAW)):
-            raise InvalidRecordError(f"history entry {number}: player {player} passed while a draw was owed (DRAW-4)")
-        previous = (player, move)
-
-
-def parse_position(text: str) -> RoundState:
-    """Reads a round from the position notation (see the module docs), checking that it is whole.
-
+    With ``strict``, also refuses a position no deal and legal play could reach (one whose
+    :meth:`~chickenfoot.RoundState.status` is not empty): the setting for text from outside.
     Raises :class:`InvalidRecordError` naming the field at fault.
 
     >>> parse_position("trains 0 - 1 9-5")  # doctest: +ELLIPSIS
@@ -373,11 +272,11 @@ def parse_position(text: str) -> RoundState:
     chickenfoot.InvalidRecordError: a position has 8 fields (rules turn drawn ... status), got 5
     """
     if not isinstance(text, str):
-        raise InvalidRecordError(f"a position is text, got {type(text).__name__}")
+        raise TypeError(f"parse_position reads text, got {type(text).__name__}")
     if len(text) > _MAX_TEXT:
         raise InvalidRecordError(f"a position is at most {_MAX_TEXT} characters, got {len(text)}")
     if not text.isascii():
-        raise InvalidRecordError("a position is ASCII text: digits 0-9, letters, spaces and - , / < [ ] =")
+        raise InvalidRecordError("a position is ASCII text: digits 0-9, letters, spaces and - , / < [ ] = :")
     fields = text.strip(string.whitespace).split(" ")
     if len(fields) != 8:
         raise InvalidRecordError(
@@ -391,25 +290,34 @@ def parse_position(text: str) -> RoundState:
     reserve = _int(reserve_field, "the reserve")
     hands = tuple(_tiles(hand, f"hand {seat}", max_pip) for seat, hand in enumerate(hands_field.split("/")))
     yard = _tiles(yard_field, "the yard", max_pip)
+    if len(hands) < 2:
+        raise InvalidRecordError("the hands field needs one hand per player, separated by '/': at least 2")
     nodes: list[tuple[Tile, int | None]] = []
+    arms = rules.arms_for(len(hands))
     for number, item in enumerate(board_field.split(",")):
         if number == 0:
-            nodes.append((_tile(item, "the board's center", max_pip), None))
+            center, colon, arms_text = item.partition(":")
+            if colon:
+                arms = _int(arms_text, "the center's arms")
+            nodes.append((_tile(center, "the board's center", max_pip), None))
             continue
         match = _NODE.fullmatch(item)
         if match is None:
             raise InvalidRecordError(f"board node {number}: {item!r} is not written tile<parent, like '9-5<0'")
         tile = _tile(f"{match[1]}-{match[2]}", f"board node {number}", max_pip)
         nodes.append((tile, int(match[3])))
-    if len(hands) < 2:
-        raise InvalidRecordError("the hands field needs one hand per player, separated by '/': at least 2")
-    board = build_board(rules, len(hands), nodes)
+    board = build_board(nodes, arms, max_pip)
+    went_out = None
     if status == "play":
-        is_over, went_out = False, None
+        marked = None
     elif status == "blocked":
-        is_over, went_out = True, None
+        marked = Termination.BLOCKED
+    elif status == "unfillable":
+        marked = Termination.UNFILLABLE_FOOT
     elif status.startswith("out"):
-        is_over, went_out = True, _int(status[3:], "the player who went out")
+        marked, went_out = Termination.WENT_OUT, _int(status[3:], "the player who went out")
     else:
-        raise InvalidRecordError(f"status must be 'play', 'blocked' or 'out' and a seat, like 'out2'; got {status!r}")
-    return checked_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve)
+        raise InvalidRecordError(
+            f"status must be 'play', 'blocked', 'unfillable' or 'out' and a seat, like 'out2'; got {status!r}"
+        )
+    return read_round(rules, hands, yard, board, current, drawn, reserve, (), marked, went_out, strict=strict)

@@ -30,7 +30,8 @@ __all__ = ["PerftCase", "perft", "read_perft_file"]
 def perft(state: RoundState | GameState, depth: int) -> int:
     """Counts the legal move sequences of ``depth`` moves from ``state`` (a round's end counts once).
 
-    A :class:`GameState` is counted from its round in play.
+    A :class:`GameState` is counted from its round in play. A negative ``depth`` raises
+    :class:`ValueError`.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
@@ -41,8 +42,10 @@ def perft(state: RoundState | GameState, depth: int) -> int:
         state = state.round
     if type(state) is not RoundState:
         raise TypeError(f"perft takes a RoundState or GameState, got {type(state).__name__}")
-    if type(depth) is not int or depth < 0:
-        raise ValueError(f"depth must be a whole number 0 or more, got {depth!r}")
+    if type(depth) is not int:
+        raise TypeError(f"depth is an int, got {depth!r:.40}")
+    if depth < 0:
+        raise ValueError(f"depth must be a whole number 0 or more, got {depth}")
     return _count(state, depth)
 
 

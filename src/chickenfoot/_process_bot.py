@@ -1,76 +1,212 @@
-"""The bot protocol: a program in any language plays through one JSON line in, one move line out.
+"""The bot protocol: a program in any language plays through JSON lines on its standard input and output.
 
-The engine starts the program and reads its handshake, ``{"bot": NAME, "protocol": 1}``. On
-each of its turns it writes the player's view as one JSON object on a line (see
-:func:`view_message`) and reads back one line in move notation (``9-5@3``, ``draw``, ``pass``).
-It closes the program's stdin when done. Everything the program writes to stderr passes through.
+The program starts and writes its handshake, ``{"bot": NAME, "protocol": 2}`` (or ``1``). On
+each of its turns the engine writes the player's view as one JSON line (see
+:func:`view_message`) and reads the answer: in version 1 a line in move notation (``9-5@3``),
+in version 2 a JSON line ``{"type": "move", "id": ID, "move": "9-5@3"}`` echoing the view's
+request id, optionally after ``info`` lines about the program's thinking. Version 2 programs
+are also told when a round and the game are over. The engine closes the program's standard
+input when done. The docs page "Bots in any language" is the full specification.
 
-A move the program gets wrong is *forfeited*: the first legal move is played instead and a
-:class:`BotFault` is recorded. An illegal or unreadable answer forfeits that move only; a crash,
-a bad handshake or a timeout stops the program, and every later move of that bot is forfeited
-without asking it (a program that missed its deadline may still answer late, out of step).
+A program runs under a :class:`~chickenfoot.supervisor.Supervisor`: in its own session, every
+exchange with a deadline, each line at most 64 KiB, standard error kept off the terminal, and
+every process it started killed when it is stopped. A move it gets wrong is *forfeited*: the
+first legal move is played instead and a :class:`BotFault` recorded.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
-import queue
-import subprocess
-import threading
+import os
+import re
 import time
-import weakref
 from collections.abc import Sequence
-from typing import IO, Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 import attrs
 
-from ._errors import InvalidMoveError
+from ._faults import BotFault, BotReport, FaultKind
 from ._moves import Move, parse_move
 from ._views import PlayerView
+from .supervisor import LINE_LIMIT, LineTooLong, ProgramEnded, ProgramTimeout, StartError, Supervisor
 
-__all__ = ["PROTOCOL_VERSION", "BotFault", "FaultKind", "ProcessBot", "view_message"]
+__all__ = ["PROTOCOL_VERSION", "Info", "MoveInfo", "ProcessBot", "handshake_problem", "view_message"]
 
-PROTOCOL_VERSION = 1
-"""The version of the bot protocol, named in the program's handshake."""
+PROTOCOL_VERSION = 2
+"""The newest version of the bot protocol; a program names the version it speaks in its handshake (1 or 2)."""
 
-FaultKind: TypeAlias = Literal["startup", "crash", "timeout", "illegal", "stopped"]
-"""What went wrong: no valid handshake, the program ended, no answer in time, an answer that is no legal move,
-or the program was stopped at an earlier fault."""
+ProtocolVersion: TypeAlias = Literal[1, 2]
+
+NAME_LENGTH = 64
+"""The longest bot name a handshake may give, in characters."""
 
 _GRACE = 0.5  # seconds a program gets to exit on its own once its stdin is closed
+_EXIT_WAIT = 3.0  # seconds to wait, after a program's output ends, for its exit status
+_DISCARD_LIMIT = 100  # lines that are no answer a program may write while one move is asked
+_LOG_BYTES = 1 << 20  # bytes of standard error logged per program run
+_SHOWN = 80  # characters of a program's line quoted in a fault
+_NAME_BLANK = re.compile(r"\S")  # the handshake schema's patterns, searched as JSON Schema does
+_NAME_CONTROL = re.compile(r"[\u0000-\u001f\u007f-\u009f]")
+
+
+def _quote(text: object) -> str:
+    text = text.strip() if isinstance(text, str) else json.dumps(text)
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN] + "…")
+
+
+def _is_number(value: object) -> bool:
+    return type(value) in (int, float)
+
+
+def _is_count(value: object) -> bool:
+    """Tells whether JSON Schema reads ``value`` as an integer of 0 or more (2.0 is one; True is not)."""
+    return _is_number(value) and float(value).is_integer() and value >= 0  # type: ignore[arg-type,operator]
+
+
+def handshake_problem(hello: object) -> str | None:
+    """Says what is wrong with a decoded handshake, or ``None`` if the protocol's JSON Schema accepts it.
+
+    The check is the schema's, to the letter: ``protocol`` is 1 or 2 (``true`` is not 1), and
+    ``bot`` is a name of 1 to 64 characters, not blank, without control characters.
+
+    >>> handshake_problem({"bot": "heaviest", "protocol": 2}) is None
+    True
+    >>> handshake_problem({"bot": "t", "protocol": True})
+    '"protocol" must be 1 or 2, got true'
+    """
+    if not isinstance(hello, dict):
+        return f'the handshake must be a JSON object like {{"bot": NAME, "protocol": 2}}, got {json.dumps(hello)}'
+    protocol = hello.get("protocol")
+    if "protocol" not in hello or not _is_number(protocol) or protocol not in (1, 2):
+        shown = "nothing" if "protocol" not in hello else json.dumps(protocol)
+        return f'"protocol" must be 1 or 2, got {shown}'
+    name = hello.get("bot")
+    if (
+        not isinstance(name, str)
+        or not 1 <= len(name) <= NAME_LENGTH
+        or not _NAME_BLANK.search(name)
+        or _NAME_CONTROL.search(name)
+    ):
+        shown = "nothing" if "bot" not in hello else json.dumps(name)[:_SHOWN]
+        return (
+            f'"bot" must be a name of 1 to {NAME_LENGTH} characters, not blank and without control characters, '
+            f"got {shown}"
+        )
+    return None
 
 
 @attrs.frozen
-class BotFault:
-    """Records one move a :class:`ProcessBot` forfeited, and why.
+class MoveInfo:
+    """Holds what a program said about one of its candidate moves (an entry of an info line's ``moves``)."""
 
-    >>> BotFault("illegal", round_index=0, turn=3, detail="'9-9@0' is not a legal move")
-    BotFault(kind='illegal', round_index=0, turn=3, detail="'9-9@0' is not a legal move")
+    move: Move
+    """The move."""
+    score: float | None = None
+    """Its evaluation, in the program's units (by convention the expected score of the round: lower is better)."""
+    low: float | None = None
+    """The low end of an interval around ``score``."""
+    high: float | None = None
+    """The high end of an interval around ``score``."""
+    visits: int | None = None
+    """How often a search tried it."""
+
+
+@attrs.frozen
+class Info:
+    """Holds one ``info`` line of a version 2 program: what it thought before an answer. Every field is optional.
+
+    >>> from chickenfoot import Draw, Play, Tile
+    >>> info = Info(score=-3.5, line=(Play(Tile(9, 5), onto=3), Draw()), moves=(MoveInfo(Draw(), visits=12),))
+    >>> info.moves[0].visits, info.nodes
+    (12, None)
     """
 
-    kind: FaultKind
-    """What went wrong."""
-    round_index: int
-    """The round of the forfeited move, from 0."""
-    turn: int
-    """The number of moves already made in that round."""
-    detail: str
-    """What the program did, in words."""
+    score: float | None = None
+    """Its evaluation of the position, in its own units (by convention the expected score of the round)."""
+    nodes: int | None = None
+    """How many positions it searched."""
+    line: tuple[Move, ...] = ()
+    """The principal line: the moves it expects, its own first."""
+    text: str | None = None
+    """Free text."""
+    moves: tuple[MoveInfo, ...] = ()
+    """What it thought of each candidate move."""
 
 
-def view_message(view: PlayerView) -> dict[str, Any]:
+def _number(message: dict[str, Any], key: str) -> float | None:
+    if key not in message:
+        return None
+    value = message[key]
+    if not _is_number(value):
+        raise ValueError(f'"{key}" must be a number')
+    return float(value)
+
+
+def _count(message: dict[str, Any], key: str) -> int | None:
+    if key not in message:
+        return None
+    value = message[key]
+    if not _is_count(value):
+        raise ValueError(f'"{key}" must be a whole number of 0 or more')
+    return int(value)
+
+
+def _move(text: object) -> Move:
+    if not isinstance(text, str):
+        raise ValueError(f"a move is text in move notation, got {json.dumps(text)[:_SHOWN]}")
+    return parse_move(text)  # an InvalidMoveError is a ValueError
+
+
+def _info(message: dict[str, Any]) -> Info:
+    """Reads an info message, raising :class:`ValueError` on a field that breaks the schema."""
+    line = message.get("line", [])
+    moves = message.get("moves", [])
+    text = message.get("text")
+    if not isinstance(line, list) or not isinstance(moves, list):
+        raise ValueError('"line" and "moves" must be lists')
+    if "text" in message and not isinstance(text, str):
+        raise ValueError('"text" must be text')
+    entries = []
+    for entry in moves:
+        if not isinstance(entry, dict) or "move" not in entry:
+            raise ValueError('each of "moves" must be an object with a "move"')
+        entries.append(
+            MoveInfo(
+                _move(entry["move"]),
+                score=_number(entry, "score"),
+                low=_number(entry, "low"),
+                high=_number(entry, "high"),
+                visits=_count(entry, "visits"),
+            )
+        )
+    return Info(
+        score=_number(message, "score"),
+        nodes=_count(message, "nodes"),
+        line=tuple(_move(move) for move in line),
+        text=text,
+        moves=tuple(entries),
+    )
+
+
+def view_message(view: PlayerView, *, request: int | None = None) -> dict[str, Any]:
     """Writes a player's view as the protocol's JSON object: tiles and moves in notation, the legal moves included.
+
+    With ``request`` (the request id, from 1) it is the version 2 message, else version 1's.
 
     >>> import chickenfoot as cf
     >>> message = view_message(cf.observe(cf.new_game(cf.Rules.trains(), players=2, seed=1), 0))
     >>> message["type"], message["protocol"], message["player"], message["legal_moves"][:1]
     ('view', 1, 0, ['9-8@0'])
+    >>> message = view_message(cf.observe(cf.new_game(cf.Rules.trains(), players=2, seed=1), 0), request=7)
+    >>> message["protocol"], message["id"]
+    (2, 7)
     """
+    head: dict[str, Any] = {"type": "view", "protocol": 1}
+    if request is not None:
+        head = {"type": "view", "protocol": 2, "id": request}
     return {
-        "type": "view",
-        "protocol": PROTOCOL_VERSION,
+        **head,
         "rules": attrs.asdict(view.rules),
         "players": view.players,
         "player": view.player,
@@ -91,30 +227,49 @@ def view_message(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
-    """Forwards the program's output lines to the queue, then ``None`` at end of file."""
-    try:
-        for line in stream:
-            lines.put(line)
-    except (OSError, ValueError):  # the pipe was closed under us
-        pass
-    lines.put(None)
+class _Log:
+    """Appends a program's standard error and info lines to a file, each line one write, boundedly."""
+
+    def __init__(self, path: str | os.PathLike[str], label: str) -> None:
+        self._fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self.label = label
+        self._left = _LOG_BYTES
+        self._partial = b""
+        self._dropped = 0
+
+    def write(self, kind: str, text: str) -> None:
+        os.write(self._fd, f"{self.label} {kind}: {text}\n".encode("utf-8", errors="replace"))
+
+    def stderr(self, chunk: bytes) -> None:
+        if self._left <= 0:
+            self._dropped += len(chunk)
+            return
+        kept = chunk[: self._left]
+        self._dropped += len(chunk) - len(kept)
+        self._left -= len(kept)
+        *lines, self._partial = (self._partial + kept).split(b"\n")
+        for line in lines:
+            self.write("stderr", line.decode("utf-8", errors="replace"))
+        self._partial = self._partial[-LINE_LIMIT:]
+
+    def close(self) -> None:
+        if self._partial:
+            self.write("stderr", self._partial.decode("utf-8", errors="replace"))
+        if self._dropped:
+            self.write("stderr", f"[{self._dropped:,} more bytes not logged]")
+        os.close(self._fd)
 
 
-def _stop(process: subprocess.Popen[str]) -> None:
-    """Closes the program's stdin, gives it a moment to exit, then kills it; never raises."""
-    if process.poll() is None:
-        try:
-            if process.stdin is not None:
-                process.stdin.close()
-            process.wait(_GRACE)
-        except (OSError, ValueError, subprocess.TimeoutExpired):
-            process.kill()
-            process.wait()
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            with contextlib.suppress(OSError):
-                stream.close()
+class _Illegal(Exception):
+    """An answer that is no legal move: the move is forfeited, the program keeps playing."""
+
+
+class _Stop(Exception):
+    """A fault that stops the program: its kind and reason."""
+
+    def __init__(self, kind: FaultKind, detail: str) -> None:
+        super().__init__(detail)
+        self.kind = kind
 
 
 class ProcessBot:
@@ -122,12 +277,16 @@ class ProcessBot:
 
     ``command`` is the program and its arguments, as for ``subprocess.Popen``. The program
     starts at the first move asked of it, with ``startup_seconds`` to write its handshake, and
-    has ``seconds`` for each move. A move it gets wrong is forfeited (the first legal move is
-    played) and recorded in ``faults``; after a crash or timeout it is stopped and its later
-    moves are forfeited without asking it, until :meth:`close` (which tournaments call after
-    each game) lets the next move start it afresh. :meth:`close` (or leaving a ``with`` block, or
-    garbage collection) stops the program. A copy sent to another process (pickled) carries
-    the command only, and starts its own program.
+    has ``seconds`` for each exchange (a move, or a version 2 notice). A move it gets wrong is
+    forfeited (the first legal move is played) and recorded in ``faults``; after a fault
+    that stops it (no handshake, an end, a timeout, an over-long line) its later moves are
+    forfeited without asking it and counted in ``stopped``, until :meth:`close` (which
+    play_out's callers such as tournaments call after each game) lets the next move start it
+    afresh. :meth:`close` (or leaving a ``with`` block, or garbage collection) stops the
+    program and every process it started. With ``log``, the program's standard error (1 MiB
+    a run at most) and its info lines are appended to that file; without, standard error is
+    kept only for fault messages. A copy (``copy.copy``, or pickling to another process)
+    carries the settings only, and starts its own program.
 
     >>> import sys, chickenfoot as cf
     >>> program = "print('{\\"bot\\": \\"first\\", \\"protocol\\": 1}', flush=True)\\n"
@@ -135,8 +294,8 @@ class ProcessBot:
     >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=1)
     >>> with ProcessBot([sys.executable, "-c", program]) as bot:
     ...     move = bot(cf.observe(game, game.current_player))
-    ...     move == cf.legal_moves(game)[0], bot.name, bot.faults
-    (True, 'first', [])
+    ...     move == cf.legal_moves(game)[0], bot.name, bot.protocol, bot.faults
+    (True, 'first', 1, [])
     """
 
     def __init__(
@@ -146,6 +305,7 @@ class ProcessBot:
         seconds: float = 5.0,
         startup_seconds: float = 10.0,
         name: str | None = None,
+        log: str | os.PathLike[str] | None = None,
     ) -> None:
         """Builds a bot that will run ``command``, allowing ``seconds`` per move."""
         if isinstance(command, str) or not command or not all(isinstance(part, str) for part in command):
@@ -156,15 +316,23 @@ class ProcessBot:
         self.command = tuple(command)
         self.seconds = seconds
         self.startup_seconds = startup_seconds
+        self.log = log
         self.name = name if name is not None else " ".join(self.command)
-        """The name from the program's handshake (until then, or if given, the given name or command)."""
+        """The given name; else the name from the program's handshake once it gave one, and the command until then."""
         self.faults: list[BotFault] = []
-        """Every move forfeited so far, oldest first."""
+        """Every fault so far, oldest first."""
+        self.stopped = 0
+        """How many moves were forfeited without asking the program, because an earlier fault had stopped it."""
+        self.handshake: dict[str, Any] | None = None
+        """The program's latest valid handshake, decoded; ``None`` until it gave one."""
+        self.info: Info | None = None
+        """The last info line the program sent for the latest move asked (version 2), else ``None``."""
         self._named = name is not None
-        self._process: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        self._stopped = False  # after a crash or timeout: forfeit without asking
-        self._finalizer: weakref.finalize[Any, Any] | None = None
+        self._program: Supervisor | None = None
+        self._log: _Log | None = None
+        self._request = 0  # the id of the latest view sent
+        self._discards = 0  # lines discarded while the latest view was asked
+        self._halted = False  # after a fault that stops the program: forfeit without asking
 
     def __repr__(self) -> str:
         return f"ProcessBot({list(self.command)!r}, seconds={self.seconds})"
@@ -175,6 +343,7 @@ class ProcessBot:
             "seconds": self.seconds,
             "startup_seconds": self.startup_seconds,
             "name": self.name if self._named else None,
+            "log": self.log,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -184,6 +353,7 @@ class ProcessBot:
             seconds=state["seconds"],
             startup_seconds=state["startup_seconds"],
             name=state["name"],
+            log=state.get("log"),
         )
 
     def __enter__(self) -> ProcessBot:
@@ -192,13 +362,30 @@ class ProcessBot:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
+    @property
+    def protocol(self) -> ProtocolVersion | None:
+        """Gets the protocol version the program's handshake named (1 or 2), or ``None`` before one."""
+        return None if self.handshake is None else (1 if self.handshake["protocol"] == 1 else 2)
+
+    @property
+    def pid(self) -> int | None:
+        """Gets the process id of the running program, or ``None`` while none runs."""
+        return None if self._program is None else self._program.pid
+
+    def report(self) -> BotReport:
+        """Sums up the handshake name, the faults and the stopped moves so far (see :class:`BotReport`)."""
+        return BotReport.tally(None if self.handshake is None else self.handshake["bot"], self.faults, self.stopped)
+
     def close(self) -> None:
-        """Stops the program (stdin closed, then killed if it lingers); the next move starts it afresh."""
-        if self._finalizer is not None:
-            self._finalizer()  # runs _stop once
-        self._process = None
-        self._finalizer = None
-        self._stopped = False
+        """Stops the program and every process it started (stdin closed, then killed); the next move starts anew."""
+        if self._program is not None:
+            self._program.stop(_GRACE)
+            self._program = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        self._halted = False
+        self._request = 0
 
     def __call__(self, view: PlayerView) -> Move:
         """Asks the program for a move; forfeits (plays the first legal move) when it fails."""
@@ -207,83 +394,210 @@ class ProcessBot:
             raise ValueError(
                 f"player {view.player} has no move to make in this view: ask a bot only for the player to move"
             )
-        if self._stopped:
-            return self._forfeit(view, "stopped", "the program was stopped at an earlier fault")
-        if self._process is None:
-            problem = self._start()
-            if problem is not None:
-                return self._forfeit(view, "startup", problem, stop=True)
-        assert self._process is not None
-        assert self._process.stdin is not None
+        if self._halted:
+            self.stopped += 1
+            return moves[0]
+        self.info = None
         try:
-            self._process.stdin.write(json.dumps(view_message(view), separators=(",", ":")) + "\n")
-            self._process.stdin.flush()
-        except (OSError, ValueError):
-            return self._forfeit(view, "crash", f"the program ended (exit code {self._process.poll()})", stop=True)
-        answer = self._read(self.seconds)
-        if answer is None:
-            return self._forfeit(view, "crash", f"the program ended (exit code {self._process.poll()})", stop=True)
-        if answer is _TIMEOUT:
-            return self._forfeit(view, "timeout", f"no answer within {self.seconds} s", stop=True)
-        try:
-            move = parse_move(answer)
-        except InvalidMoveError:
-            return self._forfeit(view, "illegal", f"{answer.strip()[:80]!r} is not a move")
-        if move not in moves:
-            return self._forfeit(view, "illegal", f"{move} is not a legal move")
-        return move
+            if self._program is None:
+                self._start()
+            return self._ask(view)
+        except _Illegal as error:
+            self._fault(view, "illegal", str(error))
+        except _Stop as error:
+            self._fault(view, error.kind, str(error))
+            self.close()
+            self._halted = True  # until close(): a tournament closes its bots after each game
+        return moves[0]
 
-    def _start(self) -> str | None:
-        """Starts the program and reads its handshake; returns what went wrong, if anything."""
+    def round_over(self, view: PlayerView) -> None:
+        """Tells a version 2 program that a round is over, with its scores (``view`` is seen after it)."""
+        self._notify(
+            view,
+            {
+                "type": "round_over",
+                "protocol": 2,
+                "round_index": len(view.round_scores) - 1,
+                "scores": list(view.round_scores[-1]),
+                "went_out": view.round_went_out[-1],
+                "totals": list(view.totals),
+            },
+        )
+
+    def game_over(self, view: PlayerView) -> None:
+        """Tells a version 2 program that the game is over, with the totals and the winners."""
+        message = {"type": "game_over", "protocol": 2, "totals": list(view.totals), "winners": list(view.winners)}
+        self._notify(view, message)
+
+    def _notify(self, view: PlayerView, message: dict[str, Any]) -> None:
+        if self._program is None or self._halted or self.protocol != 2:
+            return
         try:
-            process = subprocess.Popen(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-                bufsize=1,
-            )
-        except OSError as error:
-            return f"cannot start {self.command[0]!r}: {error.strerror or error}"
-        self._process = process
-        self._lines = queue.Queue()
-        self._finalizer = weakref.finalize(self, _stop, process)
-        assert process.stdout is not None
-        threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
-        line = self._read(self.startup_seconds)
-        if line is None:
-            return f"the program ended before its handshake (exit code {process.poll()})"
-        if line is _TIMEOUT:
-            return f"no handshake within {self.startup_seconds} s"
+            self._send(message, self.seconds, f"its {message['type']} message")
+        except _Stop as error:
+            self._fault(view, error.kind, str(error))
+            self.close()
+            self._halted = True
+
+    def _fault(self, view: PlayerView, kind: FaultKind, detail: str) -> None:
+        self.faults.append(BotFault(kind, round_index=view.round_index, turn=len(view.history), detail=detail))
+
+    def _start(self) -> None:
+        """Starts the program and reads its handshake, raising :class:`_Stop` ("startup") if that fails."""
+        log = None if self.log is None else _Log(self.log, self.name)
+        try:
+            self._program = Supervisor(self.command, on_stderr=None if log is None else log.stderr)
+        except StartError as error:
+            if log is not None:
+                log.close()
+            raise _Stop("startup", str(error)) from None
+        self._log = log
+        if log is not None:
+            log.label = f"{self.name} [{self._program.pid}]"
+        try:
+            line = self._line(time.monotonic() + self.startup_seconds)
+        except ProgramTimeout:
+            raise _Stop("startup", f"no handshake within {self.startup_seconds:g} s") from None
+        except ProgramEnded:
+            raise _Stop("startup", f"{self._ended()} before its handshake") from None
+        except LineTooLong as error:
+            raise _Stop("startup", f"the handshake: {error}") from None
         try:
             hello = json.loads(line)
         except ValueError:
-            hello = None
-        if not isinstance(hello, dict) or hello.get("protocol") != PROTOCOL_VERSION:
-            return f'the handshake must be a JSON line like {{"bot": NAME, "protocol": 1}}, got {line.strip()[:80]!r}'
-        if not self._named and isinstance(hello.get("bot"), str) and hello["bot"].strip():
-            self.name = hello["bot"].strip()
-        return None
+            raise _Stop(
+                "startup", f'the handshake must be a JSON line like {{"bot": NAME, "protocol": 2}}, got {_quote(line)}'
+            ) from None
+        problem = handshake_problem(hello)
+        if problem is not None:
+            raise _Stop("startup", problem)
+        self.handshake = hello
+        if not self._named:
+            self.name = hello["bot"]
+        if log is not None:
+            log.label = f"{hello['bot']} [{self._program.pid}]"
 
-    def _read(self, seconds: float) -> str | None:
-        """Gets the program's next line; ``None`` at end of output, :data:`_TIMEOUT` if none comes in time."""
-        deadline = time.monotonic() + seconds
-        while True:
+    def _line(self, deadline: float) -> str:
+        """Reads the program's next line that is not blank, CR LF read as LF, by the deadline."""
+        assert self._program is not None
+        while (left := deadline - time.monotonic()) > 0:  # blank lines without end cannot hold it past
+            line = self._program.receive(left)
+            if line.strip():
+                return line.removesuffix("\r")
+        raise ProgramTimeout("no line in time")
+
+    def _send(self, message: dict[str, Any], seconds: float, what: str) -> None:
+        assert self._program is not None
+        try:
+            self._program.send(json.dumps(message, separators=(",", ":")), seconds)
+        except ProgramTimeout:
+            raise _Stop("timeout", f"the program did not read {what} within {seconds:g} s") from None
+        except ProgramEnded:
+            raise _Stop("crash", self._ended()) from None
+
+    def _ended(self) -> str:
+        """Says how the program ended, or that it only closed its output, with its last words on stderr."""
+        assert self._program is not None
+        if self._program.wait_exit(_EXIT_WAIT):
+            status = self._program.exit_status()
+            how = f"the program ended (exit code {status})"
+            if status is not None and status < 0:
+                how = f"the program was killed by signal {-status}"
+        else:
+            how = "the program closed its standard output (it still ran)"
+        last = [line for line in self._program.stderr_tail.splitlines() if line.strip()]
+        return how if not last else f"{how}; its last words on stderr: {_quote(last[-1])}"
+
+    def _ask(self, view: PlayerView) -> Move:
+        """Sends the view and reads the answer, raising :class:`_Illegal` or :class:`_Stop` when the program fails."""
+        assert self._program is not None
+        deadline = time.monotonic() + self.seconds
+        self._request += 1
+        self._discards = 0
+        version = self.protocol
+        try:
+            self._discard_waiting(view, deadline, version)
+            self._send(view_message(view, request=self._request if version == 2 else None), self.seconds, "its view")
+            while True:
+                line = self._line(deadline)
+                move = self._answer(line, view) if version == 2 else self._move(line, view)
+                if move is not None:
+                    return move
+        except ProgramTimeout:
+            raise _Stop("timeout", f"no answer within {self.seconds:g} s") from None
+        except ProgramEnded:
+            raise _Stop("crash", self._ended()) from None
+        except LineTooLong as error:
+            raise _Stop("overflow", str(error)) from None
+
+    def _discard_waiting(self, view: PlayerView, deadline: float, version: int | None) -> None:
+        """Discards the lines the program wrote before this view was sent (late or extra answers)."""
+        assert self._program is not None
+        while time.monotonic() < deadline:
             try:
-                line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                return _TIMEOUT
-            if line is None or line.strip():  # blank lines are ignored
-                return line
+                line = self._program.receive(0)
+            except ProgramTimeout:
+                return
+            if not line.strip():
+                continue
+            if version == 2:  # discarded for the same reason as when it arrives after the view was sent
+                self._answer(line.removesuffix("\r"), view, sent=False)
+            else:
+                self._discard(view, f"a line written while no view was asked: {_quote(line)}")
 
-    def _forfeit(self, view: PlayerView, kind: FaultKind, detail: str, *, stop: bool = False) -> Move:
-        self.faults.append(BotFault(kind, round_index=view.round_index, turn=len(view.history), detail=detail))
-        if stop:
-            self.close()
-            self._stopped = True  # until close(): a tournament closes its bots after each game
-        return view.legal_moves[0]
+    def _discard(self, view: PlayerView, reason: str) -> None:
+        """Records a discarded line, raising :class:`_Stop` ("overflow") past the limit for one view."""
+        self._fault(view, "discarded", reason)
+        self._discards += 1
+        if self._discards > _DISCARD_LIMIT:
+            raise _Stop("overflow", f"more than {_DISCARD_LIMIT} lines that were no answer to one view")
 
+    def _move(self, text: object, view: PlayerView) -> Move:
+        """Reads an answer's move, raising :class:`_Illegal` if it is no legal move of ``view``."""
+        try:
+            move = _move(text)
+        except ValueError:
+            raise _Illegal(f"{_quote(text)} is not a move") from None
+        if move not in view.legal_moves:
+            raise _Illegal(f"{move} is not a legal move")
+        return move
 
-_TIMEOUT = "\x00timeout"  # a sentinel no line read from a text pipe can equal (lines end with a newline)
+    def _answer(self, line: str, view: PlayerView, *, sent: bool = True) -> Move | None:
+        """Reads a version 2 line: the move it answers, or ``None`` for an info line or a discarded line.
+
+        Before the view is ``sent``, every line is discarded (or refused), none taken as the answer.
+        """
+        try:
+            message = json.loads(line)
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+            raise _Illegal(f'{_quote(line)} is not a JSON message like {{"type": "move", "id": ID, "move": "9-5@3"}}')
+        kind = message["type"]
+        request = message.get("id")
+        earlier = type(request) is int and 0 < request < self._request
+        current = sent and type(request) is int and request == self._request
+        if kind == "move" and current:
+            return self._move(message.get("move"), view)
+        if kind == "move" and not earlier:
+            raise _Illegal(f'the answer must echo "id": {self._request}, got {_quote(line)}')
+        reason = None
+        if kind == "move":
+            reason = f"a second or late answer to view {request}: {_quote(line)}"
+        elif kind != "info":
+            reason = f"a message of unknown type: {_quote(line)}"
+        elif earlier:
+            reason = f"a late info line for view {request}: {_quote(line)}"
+        elif not current:
+            reason = f'an info line whose "id" is not {self._request}: {_quote(line)}'
+        else:
+            try:
+                self.info = _info(message)
+            except ValueError as error:
+                reason = f"an info line that breaks the schema ({error}): {_quote(line)}"
+            else:
+                if self._log is not None:
+                    self._log.write("info", line.strip())
+                return None
+        self._discard(view, reason)
+        return None

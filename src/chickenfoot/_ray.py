@@ -1,4 +1,4 @@
-"""Running tournament games as Ray tasks (the optional extra ``chickenfoot[ray]``)."""
+"""Running tournament games as Ray tasks (the optional ``ray`` extra)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import importlib
 import os
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
+
+from ._extras import needs
 
 __all__ = ["cloudpickle_dumps", "run_on_ray"]
 
@@ -17,10 +19,8 @@ Result = TypeVar("Result")
 def _ray() -> Any:
     try:
         return importlib.import_module("ray")  # imported by name: ray is optional and untyped here
-    except ImportError:
-        raise ImportError(
-            "the ray backend needs Ray: install it with  python -m pip install 'chickenfoot[ray]'"
-        ) from None
+    except ModuleNotFoundError as error:
+        raise needs("the ray backend", error) from None
 
 
 def cloudpickle_dumps() -> Callable[[object], bytes]:
@@ -59,11 +59,22 @@ def run_on_ray(
     for task in tasks:
         pending.append(remote.remote(task))
         if len(pending) >= window:
-            results.append(ray.get(pending.popleft()))
+            results.append(_get(ray, pending.popleft()))
             if progress is not None:
                 progress(len(results), total)
     while pending:
-        results.append(ray.get(pending.popleft()))
+        results.append(_get(ray, pending.popleft()))
         if progress is not None:
             progress(len(results), total)
     return results
+
+
+def _get(ray: Any, ref: Any) -> Any:
+    """Gets a task's result; a task that raised one of this library's errors raises it here, as it is."""
+    try:
+        return ray.get(ref)
+    except ray.exceptions.RayTaskError as error:
+        cause = getattr(error, "cause", None)
+        if isinstance(cause, ValueError) and type(cause).__module__.startswith("chickenfoot"):
+            raise cause from None  # its message names what went wrong; Ray's traceback would bury it
+        raise

@@ -8,7 +8,9 @@ the reader rebuilds it through :meth:`Board.start` and :meth:`Board.place`, so a
 refused. The record's JSON Schema ships in the package (:func:`record_schema`).
 
 Readers check what they read and raise :class:`InvalidRecordError` with the path of the
-offending field (``$.round.hands[2][0]``); nothing else escapes. No pickle anywhere.
+offending field (``$.round.hands[2][0]``); nothing else escapes. No pickle anywhere. Documents
+that carry a seed (games and records) are replayed from it; a round is read as any well-formed
+position, or, with ``strict=True``, only as one play can reach (see :func:`from_json`).
 
 A ``"view"`` document is a :class:`PlayerView` for a client (a web page, a server's API): what
 one seat may know, with its legal moves in the move notation. It is written, never read back:
@@ -29,29 +31,38 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from importlib import resources
 from typing import Any, TypeVar, overload
 
 import attrs
 
 from ._engine import apply, new_game
-from ._errors import IllegalMoveError, InvalidMoveError, InvalidRecordError, RulesError
+from ._errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRecordError, RulesError
 from ._moves import Draw, Move, Pass, Play, parse_move
-from ._notation import build_board, checked_round
+from ._notation import build_board, read_round
+from ._outcome import Outcome, Termination
 from ._rules import MAX_PLAYERS, MAX_SEED, Rules, check_seed, max_game_moves, max_round_moves
-from ._scoring import round_scores, winners as winners_of
-from ._state import GameState, History, RoundResult, RoundState
+from ._scoring import decide_winners, score_round
+from ._state import GameState, RoundResult, RoundState, Turn
 from ._tiles import Tile
 from ._views import PlayerView
 
 __all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
 
-FORMAT_VERSION = 2
-"""The version of the JSON documents this library writes. It reads versions 1 and 2: version 2
-added a record's headers (``names``, ``event``, ``date``, ``result``); nothing else changed."""
+FORMAT_VERSION = 3
+"""The version of the JSON documents this library writes. It reads versions 1 to 3: version 2
+added a record's headers (``names``, ``event``, ``date``, ``result``), version 3 its annotations
+(``comments`` on moves, ``round_comments``, free ``tags``); nothing else changed."""
 
-_READS = (1, 2)  # the versions from_json reads and replay replays
+_READS = (1, 2, 3)  # the versions from_json reads and replay replays
+
+MAX_COMMENT = 2000
+"""The longest comment a record carries on a move or a round, in characters."""
+MAX_TAGS = 64
+"""The most free tags a record carries."""
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]{0,39}")  # as record.schema.json
+_NUMBER = re.compile(r"[1-9][0-9]{0,5}")  # a move or round number as a JSON object key, as record.schema.json
 
 MAX_DOCUMENT = 16 * 2**20
 """The longest JSON text :func:`from_json` reads; the longest game any rules allow is well under it."""
@@ -71,9 +82,30 @@ def _no_constant(name: str) -> object:
     raise ValueError(f"{name} is not a JSON number")
 
 
+MAX_DIGITS = 100
+"""The most digits of a whole number the readers take (a seed has at most 78)."""
+
+
+def _bounded_int(text: str) -> int:
+    # Python refuses to convert more than 4,300 digits; the readers refuse far fewer, and say so.
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise InvalidRecordError(
+            f"a number of {digits:,} digits: the readers take whole numbers of at most {MAX_DIGITS}"
+        )
+    return int(text)
+
+
+def _check_text(what: str, value: object, most: int) -> None:
+    if type(value) is not str:
+        raise TypeError(f"{what} is text (a str), got {value!r:.40}")
+    if not value.strip() or len(value) > most:
+        raise InvalidRecordError(f"{what} must be text of 1 to {most:,} characters, got {value!r:.40}")
+
+
 def _check_header(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if value is not None and (type(value) is not str or not value.strip() or len(value) > 200):
-        raise InvalidRecordError(f"a record's {attribute.name} must be text of 1 to 200 characters, got {value!r:.40}")
+    if value is not None:
+        _check_text(f"a record's {attribute.name}", value, 200)
 
 
 def _check_date(record: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -87,13 +119,69 @@ def _check_date(record: object, attribute: attrs.Attribute[Any], value: object) 
 
 def _check_names(record: Any, attribute: attrs.Attribute[Any], value: object) -> None:
     if type(value) is not tuple:
-        raise InvalidRecordError(f"a record's names must be a tuple of str, got {type(value).__name__}")
+        raise TypeError(f"a record's names must be a tuple of str, got {type(value).__name__}")
     for name in value:
         _check_header(record, attribute, name)
     if value and len(value) != record.players:
         raise InvalidRecordError(f"a record names every seat or none: {len(value)} names for {record.players} players")
     if value and record.version < 2:
         raise InvalidRecordError("version 1 records carry no headers: use version 2")
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _FrozenMap(Mapping[K, V]):
+    """Holds a record's comments or tags: a mapping that cannot change, compares as a dict and hashes."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[K, V]) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: K) -> V:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[K]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._items.items()))
+
+    def __repr__(self) -> str:
+        return repr(self._items)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_FrozenMap, (self._items,))
+
+
+def _numbered(value: object) -> _FrozenMap[int, str]:
+    """Freezes comments by number (a move's or a round's), in number order."""
+    if not isinstance(value, Mapping):
+        raise InvalidRecordError(f"a record's comments are a mapping of numbers to text, got {type(value).__name__}")
+    for number in value:
+        if type(number) is not int:
+            raise InvalidRecordError(f"a comment is keyed by a move or round number (an int), got {number!r:.40}")
+    return _FrozenMap(dict(sorted(value.items())))
+
+
+def _tagged(value: object) -> _FrozenMap[str, str]:
+    """Freezes a record's tags, in the order given."""
+    if not isinstance(value, Mapping):
+        raise InvalidRecordError(f"a record's tags are a mapping of names to text, got {type(value).__name__}")
+    return _FrozenMap(value)
+
+
+class _FieldError(InvalidRecordError):
+    """Raised by a record's checks for one field (``comments["9"]``), so a reader can name its path."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 @attrs.frozen
@@ -126,36 +214,88 @@ class GameRecord:
     result: str | None = attrs.field(default=None, validator=_check_header)
     """Header: how the game ended, like ``"P1 won; totals 87 54"`` (``"P0 P2 won; ..."`` for a shared
     win), or ``"*"`` while unfinished; :meth:`from_game` writes it and :func:`replay` checks it."""
+    comments: Mapping[int, str] = attrs.field(default=_FrozenMap({}), converter=_numbered)
+    """Annotation: a comment on a move, by the move's number counted from 1 (``{6: "no 9 left: a
+    draw"}`` is on the sixth move, ``moves[5]``), as :func:`replay` and ``chickenfoot replay``
+    number moves; each text of 1 to 2,000 characters."""
+    round_comments: Mapping[int, str] = attrs.field(default=_FrozenMap({}), converter=_numbered)
+    """Annotation: a comment on a round, by the round's number counted from 1 (round 1 is played
+    from the highest double; ``round_index`` 0), for rounds the moves reach."""
+    tags: Mapping[str, str] = attrs.field(default=_FrozenMap({}), converter=_tagged)
+    """Header: free tags, as PGN has, like ``{"Site": "club night", "Annotator": "Ada"}``: at most
+    64, each named by a letter then up to 39 letters, digits or ``_``, each value text of 1 to
+    200 characters."""
 
     def __attrs_post_init__(self) -> None:
-        # A record is read from outside more often than built by the engine: check its fields
-        # here, so replay() and to_json() meet only documented errors.
+        # Check the fields here, so replay() and to_json() meet only documented errors: a field
+        # of the wrong type is a TypeError, a setup that cannot be played an InvalidRecordError.
         if not isinstance(self.rules, Rules):
-            raise InvalidRecordError(f"a record's rules must be a chickenfoot.Rules, got {type(self.rules).__name__}")
+            raise TypeError(f"a record's rules must be a chickenfoot.Rules, got {type(self.rules).__name__}")
         try:
             self.rules.check_players(self.players)
             check_seed(self.seed)
         except RulesError as error:
             raise InvalidRecordError(f"the record's setup cannot be dealt: {error}") from None
         if type(self.moves) is not tuple or not all(type(move) in (Play, Draw, Pass) for move in self.moves):
-            raise InvalidRecordError("a record's moves must be a tuple of Play, Draw and Pass")
+            raise TypeError("a record's moves must be a tuple of Play, Draw and Pass")
         bound = max_game_moves(self.rules, self.players)
         if len(self.moves) > bound:
             raise InvalidRecordError(f"a game under these rules has at most {bound:,} moves, got {len(self.moves):,}")
         if type(self.version) is not int:
-            raise InvalidRecordError(f"a record's version must be a whole number, got {self.version!r:.40}")
+            raise TypeError(f"a record's version must be a whole number (an int), got {self.version!r:.40}")
+        self._check_annotations()
+
+    def _repr_html_(self) -> str:
+        """Shows the game in Jupyter as a replay to step through (see :class:`chickenfoot.notebook.ReplayWidget`)."""
+        from .notebook import ReplayWidget  # late: the widget reads records
+
+        return ReplayWidget(self)._repr_html_()
+
+    def _check_annotations(self) -> None:
+        if (self.comments or self.round_comments or self.tags) and self.version < 3:
+            raise InvalidRecordError(f"version {self.version} records carry no comments or tags: use version 3")
+        moves = len(self.moves)
+        for number, text in self.comments.items():
+            where = f'comments["{number}"]'
+            if not 1 <= number <= moves:
+                held = f"moves 1 to {moves}" if moves > 1 else "move 1" if moves else "no moves"
+                raise _FieldError(where, f"a comment is on move {number}, but the record has {held}")
+            _check_field(where, f"the comment on move {number}", text, MAX_COMMENT)
+        rounds = self.rules.rounds
+        for number, text in self.round_comments.items():
+            where = f'round_comments["{number}"]'
+            if not 1 <= number <= rounds:
+                raise _FieldError(where, f"a comment is on round {number}, but a game has rounds 1 to {rounds}")
+            _check_field(where, f"the comment on round {number}", text, MAX_COMMENT)
+        if len(self.tags) > MAX_TAGS:
+            raise _FieldError("tags", f"a record carries at most {MAX_TAGS} tags, got {len(self.tags)}")
+        for name, value in self.tags.items():
+            if type(name) is not str or not _TAG_NAME.fullmatch(name):
+                raise _FieldError(
+                    "tags", f"a tag is named by a letter, then up to 39 letters, digits or _, got {name!r:.40}"
+                )
+            _check_field(f'tags["{name}"]', f"the tag {name}", value, 200)
 
     @classmethod
     def from_game(
-        cls, game: GameState, *, names: Sequence[str] = (), event: str | None = None, date: str | None = None
+        cls,
+        game: GameState,
+        *,
+        names: Sequence[str] = (),
+        event: str | None = None,
+        date: str | None = None,
+        comments: Mapping[int, str] | None = None,
+        round_comments: Mapping[int, str] | None = None,
+        tags: Mapping[str, str] | None = None,
     ) -> GameRecord:
-        """Records ``game``'s setup and every move played so far, with the headers given and its result.
+        """Records ``game``'s setup and every move played so far, with the headers and comments given and its result.
 
         >>> import chickenfoot as cf
         >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=1)
-        >>> record = cf.GameRecord.from_game(game, names=["Ada", "greedy"], date="2026-12-01")
-        >>> record.names, record.result
-        (('Ada', 'greedy'), '*')
+        >>> game = cf.apply(game, cf.legal_moves(game)[0])
+        >>> record = cf.GameRecord.from_game(game, names=["Ada", "greedy"], comments={1: "the highest 9 first"})
+        >>> record.names, record.result, record.comments[1]
+        (('Ada', 'greedy'), '*', 'the highest 9 first')
         """
         return cls(
             rules=game.rules,
@@ -166,15 +306,25 @@ class GameRecord:
             event=event,
             date=date,
             result=_result_text(game),
+            comments=comments or {},
+            round_comments=round_comments or {},
+            tags=tags or {},
         )
+
+
+def _check_field(field: str, what: str, value: object, most: int) -> None:
+    try:
+        _check_text(what, value, most)
+    except InvalidRecordError as error:
+        raise _FieldError(field, str(error)) from None
 
 
 def _result_text(game: GameState) -> str:
     """Writes how ``game`` ended, as a record's ``result`` header: ``P1 won; totals 87 54``, or ``*``."""
-    if not game.is_over:
+    outcome = game.outcome
+    if outcome is None:
         return "*"
-    winners = " ".join(f"P{seat}" for seat in game.winners)
-    return f"{winners} won; totals {' '.join(map(str, game.totals))}"
+    return f"{outcome}; totals {' '.join(map(str, game.totals))}"
 
 
 # -- writing --------------------------------------------------------------------------------
@@ -188,17 +338,25 @@ def _tiles(tiles: tuple[Tile, ...]) -> list[str]:
     return [str(tile) for tile in tiles]
 
 
+def _outcome_dict(outcome: Outcome | None) -> dict[str, Any] | None:
+    if outcome is None:
+        return None
+    return {"termination": outcome.termination.value, "winners": list(outcome.winners)}
+
+
 def _round_dict(state: RoundState, with_rules: bool) -> dict[str, Any]:
     data: dict[str, Any] = {"rules": _rules_dict(state.rules)} if with_rules else {}
     data.update(
         hands=[_tiles(hand) for hand in state.hands],
         yard=_tiles(state.yard),
         board=[{"tile": str(node.tile), "parent": node.parent} for node in state.board.nodes],
+        arms=state.board.arms,
         current_player=state.current_player,
         reserve=state.reserve,
         drawn=None if state.drawn is None else str(state.drawn),
         is_over=state.is_over,
         went_out=state.went_out,
+        outcome=_outcome_dict(state.outcome),
         history=[[player, str(move)] for player, move in state.history],
     )
     return data
@@ -217,11 +375,13 @@ def _game_dict(game: GameState) -> dict[str, Any]:
                 "double": result.double,
                 "scores": list(result.scores),
                 "went_out": result.went_out,
+                "outcome": _outcome_dict(result.outcome),
                 "final": _round_dict(result.final, with_rules=False),
             }
             for result in game.results
         ],
         "winners": list(game.winners),
+        "outcome": _outcome_dict(game.outcome),
     }
 
 
@@ -250,7 +410,9 @@ def _view_dict(view: PlayerView) -> dict[str, Any]:
         "round_doubles": list(view.round_doubles),
         "round_scores": [list(scores) for scores in view.round_scores],
         "round_went_out": list(view.round_went_out),
+        "round_outcomes": [_outcome_dict(outcome) for outcome in view.round_outcomes],
         "winners": list(view.winners),
+        "outcome": _outcome_dict(view.outcome),
         "is_over": view.is_over,
     }
 
@@ -260,11 +422,12 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
 
     A view's ``"ends"`` lists every node with room for a tile as ``[node, value offered]``
     (while a node is ``"pending"``, only it takes a tile); its other fields are the
-    :class:`PlayerView`'s, tiles and moves in the notation.
+    :class:`PlayerView`'s, tiles and moves in the notation. An outcome (a round's, a result's, a
+    game's, a view's) is ``{"termination": "blocked", "winners": []}``, or ``null`` while in play.
 
     >>> import chickenfoot as cf
     >>> cf.to_json(cf.Play(cf.Tile(9, 5), onto=3))
-    '{"type": "move", "version": 2, "move": "9-5@3"}'
+    '{"type": "move", "version": 3, "move": "9-5@3"}'
     >>> import json
     >>> view = json.loads(cf.to_json(cf.observe(cf.new_game(cf.Rules.trains(), players=4, seed=7), 3)))
     >>> view["type"], view["hand_sizes"], view["ends"], view["legal_moves"]
@@ -288,6 +451,12 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
         if obj.names:
             body["names"] = list(obj.names)
         body.update({key: value for key, value in _headers(obj).items() if value is not None})
+        # JSON keys are text: a move's or round's number is written "6", counted from 1.
+        for key, numbered in (("comments", obj.comments), ("round_comments", obj.round_comments)):
+            if numbered:
+                body[key] = {str(number): text for number, text in numbered.items()}
+        if obj.tags:
+            body["tags"] = dict(obj.tags)
     elif type(obj) is Rules:
         kind, body = "rules", {"rules": _rules_dict(obj)}
     elif type(obj) in (Play, Draw, Pass):
@@ -334,6 +503,13 @@ class _Reader:
         if most is not None and len(self.data) > most:
             raise self.fail(f"expected at most {most:,} items, got {len(self.data):,}")
         return [_Reader(item, f"{self.path}[{index}]") for index, item in enumerate(self.data)]
+
+    def entries(self, most: int) -> list[tuple[str, _Reader]]:
+        if type(self.data) is not dict:
+            raise self.fail(f"expected an object, got {_kind(self.data)}")
+        if len(self.data) > most:
+            raise self.fail(f"expected at most {most:,} entries, got {len(self.data):,}")
+        return [(key, _Reader(value, f'{self.path}["{key}"]')) for key, value in self.data.items()]
 
     def integer(self, low: int = 0, high: int | None = None) -> int:
         value = self.data
@@ -394,40 +570,76 @@ def _read_rules(reader: _Reader) -> Rules:
         raise reader.fail(str(error)) from None
 
 
-def _read_round(reader: _Reader, rules: Rules) -> RoundState:
+def _read_outcome(reader: _Reader, players: int) -> Outcome | None:
+    if reader.data is None:
+        return None
+    parts = reader.obj(("termination", "winners"))
+    name = parts["termination"].string()
+    if name not in {termination.value for termination in Termination}:
+        raise parts["termination"].fail(f"expected one of {', '.join(t.value for t in Termination)}, got {name!r:.40}")
+    winners = tuple(winner.integer(0, players - 1) for winner in parts["winners"].items(players))
+    try:
+        return Outcome(Termination(name), winners)
+    except InvalidPositionError as error:
+        raise reader.fail(str(error)) from None
+
+
+def _read_round(reader: _Reader, rules: Rules, strict: bool) -> RoundState:
     keys = ("hands", "yard", "board", "current_player", "reserve", "drawn", "is_over", "went_out", "history")
-    fields = reader.obj(keys, optional=("rules",))
+    fields = reader.obj(keys, optional=("rules", "arms", "outcome"))
     max_pip, size = rules.max_pip, rules.set_size
     # Lists are bounded before they are read: no list can hold more tiles than the set (SET-1).
     hands = tuple(tuple(tile.tile(max_pip) for tile in hand.items(size)) for hand in fields["hands"].items(MAX_PLAYERS))
     if len(hands) < 2:
         raise fields["hands"].fail("a round needs a hand per player, at least 2")
+    players = len(hands)
     yard = tuple(tile.tile(max_pip) for tile in fields["yard"].items(size))
     nodes: list[tuple[Tile, int | None]] = []
     for node in fields["board"].items(size):
         parts = node.obj(("tile", "parent"))
         nodes.append((parts["tile"].tile(max_pip), parts["parent"].optional(lambda r: r.integer())))
+    arms = fields["arms"].integer(1) if "arms" in fields else rules.arms_for(players)
     try:
-        board = build_board(rules, len(hands), nodes)
+        board = build_board(nodes, arms, max_pip)
     except InvalidRecordError as error:
         raise fields["board"].fail(str(error)) from None
-    current = fields["current_player"].integer(0, len(hands) - 1)
+    current = fields["current_player"].integer(0, players - 1)
     drawn = fields["drawn"].optional(lambda r: r.tile(max_pip))
-    went_out = fields["went_out"].optional(lambda r: r.integer(0, len(hands) - 1))
+    went_out = fields["went_out"].optional(lambda r: r.integer(0, players - 1))
     is_over = fields["is_over"].boolean()
     reserve = fields["reserve"].integer()
     if went_out is not None and not is_over:
         raise fields["went_out"].fail("a player went out but the round is not over")
-    log: History = None
-    for turn in fields["history"].items(max_round_moves(rules, len(hands))):
-        pair = turn.items()
+    history: list[Turn] = []
+    entries = fields["history"]
+    for number, turn in enumerate(entries.items(max_round_moves(rules, players)), start=1):
+        entry = _Reader(turn.data, f"{entries.path}: entry {number}")  # counted from 1, as people count
+        pair = entry.items()
         if len(pair) != 2:
-            raise turn.fail("a history entry is [player, move]")
-        log = ((pair[0].integer(0, len(hands) - 1), pair[1].move()), log)
+            raise entry.fail("a history entry is [player, move]")
+        player = _Reader(pair[0].data, f"{entry.path}, player").integer(0, players - 1)
+        history.append((player, _Reader(pair[1].data, f"{entry.path}, move").move()))
+    outcome = _read_outcome(fields["outcome"], players) if "outcome" in fields else None
+    # is_over and went_out say whether the round ended and who went out; the outcome, in newer
+    # documents, tells a blocked round from an unfillable foot. Each is checked against the position.
+    if went_out is not None:
+        marked: Termination | None = Termination.WENT_OUT
+    elif is_over and outcome is not None and outcome.termination is Termination.UNFILLABLE_FOOT:
+        marked = Termination.UNFILLABLE_FOOT
+    elif is_over:
+        marked = Termination.BLOCKED
+    else:
+        marked = None
     try:
-        return checked_round(rules, hands, yard, board, current, drawn, went_out, is_over, reserve, log)
+        state = read_round(
+            rules, hands, yard, board, current, drawn, reserve, tuple(history), marked, went_out, strict=strict
+        )
     except InvalidRecordError as error:
         raise reader.fail(str(error)) from None
+    if "outcome" in fields and outcome != state.outcome:
+        said, real = (str(value) if value is not None else "in play" for value in (outcome, state.outcome))
+        raise fields["outcome"].fail(f"the outcome {said} is not the round's, {real}")
+    return state
 
 
 def _read_table(fields: dict[str, _Reader]) -> tuple[Rules, int]:
@@ -441,64 +653,98 @@ def _read_table(fields: dict[str, _Reader]) -> tuple[Rules, int]:
     return rules, players
 
 
-def _read_game(fields: dict[str, _Reader]) -> GameState:
+def _read_game(fields: dict[str, _Reader], strict: bool) -> GameState:
     rules, players = _read_table(fields)
     round_index = fields["round_index"].integer(0, rules.rounds - 1)
-    round_ = _read_round(fields["round"], rules)
+    round_ = _read_round(fields["round"], rules, strict=False)  # the replay below proves it, when strict
     if round_.players != players:
         raise fields["round"].fail(f"the round has {round_.players} hands for {players} players")
     totals = tuple(total.any_integer() for total in fields["totals"].items(players))
     results = []
     for result in fields["results"].items(rules.rounds):
-        parts = result.obj(("double", "scores", "went_out", "final"))
-        final = _read_round(parts["final"], rules)
+        parts = result.obj(("double", "scores", "went_out", "final"), optional=("outcome",))
+        final = _read_round(parts["final"], rules, strict=False)
         if final.players != players:
             raise parts["final"].fail(f"the round has {final.players} hands for {players} players")
-        results.append(
-            RoundResult(
-                double=parts["double"].integer(0, rules.max_pip),
-                scores=tuple(score.any_integer() for score in parts["scores"].items(players)),
-                went_out=parts["went_out"].optional(lambda r: r.integer(0, players - 1)),
-                final=final,
+        outcome = _read_outcome(parts["outcome"], players) if "outcome" in parts else final.outcome
+        if outcome is None:
+            raise parts["final"].fail("a finished round's final state is a round that is over")
+        try:
+            results.append(
+                RoundResult(
+                    double=parts["double"].integer(0, rules.max_pip),
+                    scores=tuple(score.any_integer() for score in parts["scores"].items(players)),
+                    went_out=parts["went_out"].optional(lambda r: r.integer(0, players - 1)),
+                    final=final,
+                    outcome=outcome,
+                )
             )
-        )
+        except InvalidPositionError as error:
+            raise result.fail(str(error)) from None
     winners = tuple(winner.integer(0, players - 1) for winner in fields["winners"].items(players))
     if len(totals) != players or any(len(result.scores) != players for result in results):
         raise fields["totals"].fail(f"totals and every round's scores need one number per player ({players})")
     if len(results) > rules.rounds or (len(results) == rules.rounds) != bool(winners):
         raise fields["results"].fail("a game has winners exactly when every round has a result")
+    if strict:
+        _check_game(rules, fields, round_index, round_, totals, results, winners)
+    try:
+        game = GameState(
+            rules=rules,
+            players=players,
+            seed=fields["seed"].integer(-MAX_SEED, MAX_SEED),
+            round=round_,
+            round_index=round_index,
+            totals=totals,
+            results=tuple(results),
+        )
+    except InvalidPositionError as error:
+        raise InvalidRecordError(f"$: {error}") from None
+    if winners != game.winners:
+        raise fields["winners"].fail(f"the winners must be {list(game.winners)} (GAME-1, TIE-*)")
+    if "outcome" in fields and _read_outcome(fields["outcome"], players) != game.outcome:
+        raise fields["outcome"].fail(f"the outcome is not the game's: {game.outcome}")
+    if strict:
+        _check_replays(game, fields)
+    return game
+
+
+def _check_game(
+    rules: Rules,
+    fields: dict[str, _Reader],
+    round_index: int,
+    round_: RoundState,
+    totals: tuple[int, ...],
+    results: list[RoundResult],
+    winners: tuple[int, ...],
+) -> None:
+    """Checks what a game play reached shows, before replaying it: each finished round and the round in play fit."""
+    players = len(totals)
     if round_index != min(len(results), rules.rounds - 1):
-        raise fields["round_index"].fail(f"round {round_index} cannot be in play after {len(results)} finished rounds")
-    for number, finished in enumerate(results):
+        raise fields["round_index"].fail(
+            f"round_index {round_index} (round {round_index + 1}) cannot be in play after "
+            f"{len(results)} finished rounds"
+        )
+    for number, finished in enumerate(results, start=1):
         final = finished.final
-        if not final.is_over or finished.double != final.double or finished.went_out != final.went_out:
-            raise fields["results"].fail(f"result {number} disagrees with its final state (over, double, went_out)")
-        if finished.scores != round_scores(final):
-            raise fields["results"].fail(f"result {number}'s scores are not what its final hands score (SCORE-1)")
-    for number, state in [*enumerate(result.final for result in results), (round_index, round_)]:
-        double = rules.round_double(number)
+        if finished.double != final.double or finished.outcome != final.outcome:
+            raise fields["results"].fail(f"round {number}'s result disagrees with its final state (double, outcome)")
+        if finished.scores != score_round(final):
+            raise fields["results"].fail(f"round {number}'s scores are not what its final hands score (SCORE-1)")
+    for index, state in [*enumerate(result.final for result in results), (round_index, round_)]:
+        double = rules.round_double(index)
         if state.double != double and not (rules.center_fallback == "highest_double" and state.double < double):
-            raise fields["results"].fail(f"round {number} must start from {double}-{double} (ROUND-1)")
+            raise fields["results"].fail(f"round {index + 1} must start from {double}-{double} (ROUND-1)")
     if totals != tuple(sum(result.scores[seat] for result in results) for seat in range(players)):
         raise fields["totals"].fail("each total must be the sum of that player's round scores (GAME-1)")
     if len(results) < rules.rounds and round_.is_over:
         raise fields["round"].fail("the round in play is over: its result belongs in results, the next round in play")
     if results and len(results) == rules.rounds and round_ != results[-1].final:
         raise fields["round"].fail("once the game is over, the round is the last round's final state")
-    if winners and winners != winners_of(rules, totals, results):
-        raise fields["winners"].fail(f"the winners must be {list(winners_of(rules, totals, results))} (GAME-1, TIE-*)")
-    game = GameState(
-        rules=rules,
-        players=players,
-        seed=fields["seed"].integer(-MAX_SEED, MAX_SEED),
-        round=round_,
-        round_index=round_index,
-        totals=totals,
-        results=tuple(results),
-        winners=winners,
-    )
-    _check_replays(game, fields)
-    return game
+    if winners and winners != decide_winners(rules, totals, results):
+        raise fields["winners"].fail(
+            f"the winners must be {list(decide_winners(rules, totals, results))} (GAME-1, TIE-*)"
+        )
 
 
 def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
@@ -508,33 +754,51 @@ def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
     except InvalidRecordError as error:
         raise fields["round"].fail(f"the game's seed and moves do not replay: {error}") from None
     played = states[-1]
-    for number, (read, real) in enumerate(zip(game.results, played.results, strict=False)):
+    for number, (read, real) in enumerate(zip(game.results, played.results, strict=False), start=1):
         if read != real or read.final.history != real.final.history:
-            raise fields["results"].fail(f"result {number} is not what the seed and its moves produce (DEAL-2)")
+            raise fields["results"].fail(f"round {number}'s result is not what the seed and its moves produce (DEAL-2)")
     if game != played or game.round.history != played.round.history:
         raise fields["round"].fail("the round in play is not what the game's seed and moves produce (DEAL-2)")
 
 
-def _read_record(fields: dict[str, _Reader], version: int) -> GameRecord:
+def _read_record(fields: dict[str, _Reader], version: int, strict: bool) -> GameRecord:
     rules, players = _read_table(fields)
     seed = fields["seed"].integer(-MAX_SEED, MAX_SEED)
     listed = fields["moves"].items()
     bound = max_game_moves(rules, players)
     if len(listed) > bound:
         raise fields["moves"].fail(f"a game under these rules has at most {bound:,} moves, got {len(listed):,}")
-    moves = tuple(move.move() for move in listed)
+    # Named as people count them, as replay() and the comments do: $.moves[5] is "move 6".
+    moves = tuple(
+        _Reader(move.data, f"{fields['moves'].path}: move {number}").move() for number, move in enumerate(listed, 1)
+    )
     headers: dict[str, Any] = {}
     if "names" in fields:
-        headers["names"] = tuple(name.string() for name in fields["names"].items(players))
+        headers["names"] = tuple(name.string() for name in fields["names"].items(MAX_PLAYERS))
     for key in ("event", "date", "result"):
         if key in fields:
             headers[key] = fields[key].string()
+    for key in ("comments", "round_comments"):
+        if key in fields:
+            numbered = {}
+            for number, text in fields[key].entries(bound):
+                if not _NUMBER.fullmatch(number):
+                    raise text.fail(f"a comment is keyed by a move or round number counted from 1, got {number!r:.40}")
+                numbered[int(number)] = text.string()
+            headers[key] = numbered
+    if "tags" in fields:
+        headers["tags"] = {name: value.string() for name, value in fields["tags"].entries(MAX_TAGS)}
     try:
         record = GameRecord(rules, players, seed, moves, version, **headers)
+    except _FieldError as error:
+        raise InvalidRecordError(f"$.{error.field}: {error}") from None
     except InvalidRecordError as error:
         raise InvalidRecordError(f"$: {error}") from None
     try:
-        replay(record)  # a record is read only if its moves are legal in turn (and its result is theirs)
+        if strict:
+            replay(record)  # a record is read only if its moves are legal in turn (and its result is theirs)
+    except _FieldError as error:
+        raise InvalidRecordError(f"$.{error.field}: {error}") from None
     except InvalidRecordError as error:
         where = fields["moves"] if str(error).startswith("move ") else fields.get("result")
         raise (where.fail(str(error)) if where else InvalidRecordError(f"$: {error}")) from None
@@ -560,14 +824,26 @@ _BODIES: dict[str, tuple[str, ...]] = {
     "move": ("move",),
 }
 _HEADERS = ("names", "event", "date", "result")  # a version 2 record's optional fields
+_ANNOTATIONS = ("comments", "round_comments", "tags")  # and a version 3 record's
+_OPTIONAL: dict[str, tuple[str, ...]] = {"game": ("outcome",), "round": ("arms", "outcome")}
+"""The optional fields of a game or round document: written, but not needed to read it (older ones lack them)."""
 
 
 @overload
-def from_json(text: str | bytes) -> GameState | RoundState | GameRecord | Rules | Move: ...
+def from_json(
+    text: str | bytes, *, strict: bool | None = None
+) -> GameState | RoundState | GameRecord | Rules | Move: ...
 @overload
-def from_json(text: str | bytes, kind: type[T]) -> T: ...
-def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
+def from_json(text: str | bytes, kind: type[T], *, strict: bool | None = None) -> T: ...
+def from_json(text: str | bytes, kind: type[Any] | None = None, *, strict: bool | None = None) -> Any:
     """Reads a document written by :func:`to_json`; with ``kind``, insists on that type.
+
+    ``strict`` says how far to trust it. By default a document that carries a seed (a game, a
+    record) is replayed from it, and read only if it is what the seed and the moves produce; a
+    round is read as any well-formed position, as :class:`RoundState` takes one. ``strict=True``
+    also refuses a round no deal and legal play could reach (:meth:`RoundState.status`), the
+    setting for a round from outside; ``strict=False`` reads a game or record without replaying
+    it, for documents you wrote yourself (a hand-set game, a record of moves yet to check).
 
     Raises :class:`InvalidRecordError` naming the field at fault and what to do.
 
@@ -577,14 +853,18 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     >>> cf.from_json('{"type": "move", "version": 7, "move": "draw"}')
     Traceback (most recent call last):
     ...
-    chickenfoot.InvalidRecordError: $.version: this library reads versions 1 and 2, got 7
+    chickenfoot.InvalidRecordError: $.version: this library reads versions 1 to 3, got 7
     """
     if not isinstance(text, (str, bytes, bytearray)):
-        raise InvalidRecordError(f"from_json reads JSON text, got {type(text).__name__}")
+        raise TypeError(f"from_json reads JSON text (str or bytes), got {type(text).__name__}")
+    if strict is not None and type(strict) is not bool:
+        raise TypeError(f"strict is True, False or None (the document's default), got {strict!r:.40}")
     if len(text) > MAX_DOCUMENT:
         raise InvalidRecordError(f"a document is at most {MAX_DOCUMENT:,} characters, got {len(text):,}")
     try:
-        data = json.loads(text, parse_float=_integral_float, parse_constant=_no_constant)
+        data = json.loads(text, parse_float=_integral_float, parse_int=_bounded_int, parse_constant=_no_constant)
+    except InvalidRecordError:
+        raise
     except (ValueError, RecursionError) as error:
         raise InvalidRecordError(f"not JSON: {error}") from None
     if type(data) is not dict:
@@ -595,17 +875,19 @@ def from_json(text: str | bytes, kind: type[Any] | None = None) -> Any:
     top = _Reader(data)
     version = _Reader(data.get("version"), "$.version").any_integer()
     if version not in _READS:
-        raise InvalidRecordError(f"$.version: this library reads versions 1 and 2, got {version}")
-    headers = _HEADERS if kind_name == "record" and version >= 2 else ()
-    fields = top.obj(("type", "version", *_BODIES[kind_name]), optional=headers)
+        raise InvalidRecordError(f"$.version: this library reads versions 1 to 3, got {version}")
+    optional = _OPTIONAL.get(kind_name, ())
+    if kind_name == "record":
+        optional = _HEADERS * (version >= 2) + _ANNOTATIONS * (version >= 3)
+    fields = top.obj(("type", "version", *_BODIES[kind_name]), optional=optional)
     result: Any
     if kind_name == "game":
-        result = _read_game(fields)
+        result = _read_game(fields, strict is not False)
     elif kind_name == "round":
         body = {key: value for key, value in data.items() if key not in ("type", "version")}
-        result = _read_round(_Reader(body), _read_rules(fields["rules"]))
+        result = _read_round(_Reader(body), _read_rules(fields["rules"]), strict is True)
     elif kind_name == "record":
-        result = _read_record(fields, version)
+        result = _read_record(fields, version, strict is not False)
     elif kind_name == "rules":
         result = _read_rules(fields["rules"])
     else:
@@ -633,7 +915,7 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
     if type(record) is not GameRecord:
         raise TypeError(f"replay takes a GameRecord, got {type(record).__name__}")
     if record.version not in _READS:
-        raise InvalidRecordError(f"this library replays version 1 and 2 records, got {record.version}")
+        raise InvalidRecordError(f"this library replays versions 1 to 3 of records, got {record.version}")
     game = new_game(record.rules, record.players, record.seed)  # GameRecord checked the setup
     states = [game]
     for number, move in enumerate(record.moves, start=1):
@@ -646,6 +928,12 @@ def replay(record: GameRecord) -> tuple[GameState, ...]:
         raise InvalidRecordError(
             f"the record's result {record.result!r:.60} is not how its moves end: {_result_text(game)}"
         )
+    reached = len(game.results) if game.is_over else game.round_index + 1
+    for number in record.round_comments:
+        if number > reached:
+            raise _FieldError(
+                f'round_comments["{number}"]', f"a comment is on round {number}, but the moves reach round {reached}"
+            )
     return tuple(states)
 
 

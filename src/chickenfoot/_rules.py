@@ -23,6 +23,7 @@ __all__ = [
     "TieBreak",
     "CenterFallback",
     "SUPPORTED_SETS",
+    "MAX_ARMS",
     "MAX_OPTION",
     "MAX_PLAYERS",
     "MAX_SEED",
@@ -55,19 +56,24 @@ MAX_SEED = 2**256 - 1
 # DEAL-A3: hand sizes on double-9 by player count.
 _TRAINS_HAND_SIZES = {2: 21, 3: 14, 4: 11, 5: 8, 6: 7, 7: 6, 8: 5}
 _CROSS_HAND_SIZE = 7  # DEAL-B1
-_MAX_ARMS = 8  # OPEN-1: "up to 8" trains
+MAX_ARMS = 8
+"""The most arms a center takes (OPEN-1: "up to 8", *trains*)."""
 
 
 def _check_int(name: str, value: object, low: int, high: int = MAX_OPTION, *, optional: bool = True) -> None:
     if value is None and optional:
         return
-    if type(value) is not int or not low <= value <= high:
-        what = "None (the preset's rule) or a whole number" if optional else "a whole number"
+    what = "None (the preset's rule) or a whole number" if optional else "a whole number"
+    if type(value) is not int:
+        raise TypeError(f"{name} must be {what} (an int), got {value!r:.40}")
+    if not low <= value <= high:
         raise RulesError(f"{name} must be {what} from {low} to {high:,}, got {value!r:.40}")
 
 
 def check_seed(seed: object) -> None:
     """Raises :class:`RulesError` unless ``seed`` is a whole number from ``-MAX_SEED`` to ``MAX_SEED`` (DEAL-2).
+
+    A seed of another type than int raises :class:`TypeError`.
 
     >>> check_seed(2**300)
     Traceback (most recent call last):
@@ -75,7 +81,7 @@ def check_seed(seed: object) -> None:
     chickenfoot.RulesError: a seed is a whole number of at most 256 bits (-MAX_SEED to MAX_SEED), got one of 301 bits
     """
     if type(seed) is not int:
-        raise RulesError(f"a seed is a whole number, got {seed!r:.40}")
+        raise TypeError(f"a seed is a whole number (an int), got {seed!r:.40}")
     if abs(seed) > MAX_SEED:
         raise RulesError(
             f"a seed is a whole number of at most 256 bits (-MAX_SEED to MAX_SEED), got one of {seed.bit_length()} bits"
@@ -83,6 +89,8 @@ def check_seed(seed: object) -> None:
 
 
 def _check_choice(name: str, value: object, choices: tuple[str, ...]) -> None:
+    if type(value) is not str:
+        raise TypeError(f"{name} must be one of {', '.join(map(repr, choices))} (a str), got {value!r:.40}")
     if value not in choices:
         raise RulesError(f"{name} must be one of {', '.join(map(repr, choices))}, got {value!r}")
 
@@ -132,7 +140,11 @@ class Rules:
     """TIE-1/TIE-2: how a tie on the lowest total is settled: ``"share"`` the win or count ``"zero_rounds"``."""
 
     def __attrs_post_init__(self) -> None:
-        if type(self.max_pip) is not int or self.max_pip not in SUPPORTED_SETS:
+        if type(self.max_pip) is not int:
+            raise TypeError(
+                f"max_pip must be one of {', '.join(map(str, SUPPORTED_SETS))} (an int), got {self.max_pip!r:.40}"
+            )
+        if self.max_pip not in SUPPORTED_SETS:
             raise RulesError(
                 f"max_pip must be one of {', '.join(map(str, SUPPORTED_SETS))} (a double-N set), got {self.max_pip!r}"
             )
@@ -142,13 +154,13 @@ class Rules:
         _check_choice("tie_break", self.tie_break, ("share", "zero_rounds"))
         for flag in ("draw_until_playable", "unfillable_foot_ends_round"):
             if type(getattr(self, flag)) is not bool:
-                raise RulesError(f"{flag} must be True or False, got {getattr(self, flag)!r}")
+                raise TypeError(f"{flag} must be True or False, got {getattr(self, flag)!r:.40}")
         _check_int("hand_size", self.hand_size, 1)
         if self.deal == "cross" and self.hand_size == 1:
             # DEAL-B2: the starter places the center from their hand, which must not leave it empty.
             raise RulesError("the cross deal needs hand_size 2 or more: the starter places the center from their hand")
         # OPEN-1: the center's value is carried by max_pip other tiles, so no more arms than that.
-        _check_int("center_arms", self.center_arms, 1, min(_MAX_ARMS, self.max_pip))
+        _check_int("center_arms", self.center_arms, 1, min(MAX_ARMS, self.max_pip))
         _check_int("reserve", self.reserve, 0)
         _check_int("double_blank_value", self.double_blank_value, 0)
         _check_int("blank_value", self.blank_value, 0)
@@ -210,10 +222,7 @@ class Rules:
         if unknown:
             known = ", ".join(attrs.fields_dict(cls))
             raise RulesError(f"unknown rules option(s) {', '.join(unknown)}; the options are: {known}")
-        try:
-            return cls(**{**preset, **options})
-        except TypeError as error:  # pragma: no cover - attrs reports missing/extra arguments this way
-            raise RulesError(str(error)) from None
+        return cls(**{**preset, **options})
 
     # -- derived settings ------------------------------------------------------------------
 
@@ -270,9 +279,12 @@ class Rules:
         return tile.high + tile.low
 
     def check_players(self, players: int) -> None:
-        """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1)."""
+        """Raises :class:`RulesError` unless ``players`` can be dealt under these rules (DEAL-1).
+
+        A count that is not an int raises :class:`TypeError`.
+        """
         if type(players) is not int:
-            raise RulesError(f"players must be an int, 2 or more; got {players!r:.40} ({type(players).__name__})")
+            raise TypeError(f"players must be an int, 2 or more; got {players!r:.40} ({type(players).__name__})")
         if not 2 <= players <= MAX_PLAYERS:
             raise RulesError(f"a game needs 2 or more players, at most {MAX_PLAYERS}; got {players!r:.40}")
         hand = self.hand_size_for(players)
@@ -294,12 +306,12 @@ class Rules:
         if self.deal == "trains" and arms < players and self.center_arms is not None:
             raise RulesError(
                 f"the trains center takes at least one arm per player: {arms} arms for {players} players; "
-                f"set center_arms to {players} or more (up to {min(_MAX_ARMS, self.max_pip)})"
+                f"set center_arms to {players} or more (up to {min(MAX_ARMS, self.max_pip)})"
             )
-        if arms > _MAX_ARMS:
+        if arms > MAX_ARMS:
             raise RulesError(
-                f"the trains center takes one arm per player and at most {_MAX_ARMS}: "
-                f"{players} players is too many; play with {_MAX_ARMS} or fewer"
+                f"the trains center takes one arm per player and at most {MAX_ARMS}: "
+                f"{players} players is too many; play with {MAX_ARMS} or fewer"
             )
         if arms > self.max_pip:
             if self.deal == "trains" and self.center_arms is None:  # one arm per player

@@ -10,10 +10,10 @@ from ._rules import Rules
 from ._state import PlayerIndex, RoundResult, RoundState
 from ._tiles import full_set
 
-__all__ = ["close_round", "round_scores", "win_utilities", "winners", "worst_total"]
+__all__ = ["close_round", "decide_winners", "score_round", "win_utilities", "worst_total"]
 
 
-def round_scores(state: RoundState) -> tuple[int, ...]:
+def score_round(state: RoundState) -> tuple[int, ...]:
     """Scores a finished round: each player the value of the tiles left in hand (SCORE-1, SCORE-2).
 
     The player who went out holds nothing and so scores 0, unless the rules charge a penalty
@@ -21,43 +21,54 @@ def round_scores(state: RoundState) -> tuple[int, ...]:
 
     >>> from chickenfoot import Rules, deal_round
     >>> state = deal_round(Rules.trains(), players=2, seed=0, round_index=0)
-    >>> round_scores(state) == tuple(sum(tile.pips for tile in hand) for hand in state.hands)
+    >>> score_round(state) == tuple(sum(tile.pips for tile in hand) for hand in state.hands)
     True
     """
+    if type(state) is not RoundState:
+        raise TypeError(f"score_round takes a RoundState, got {type(state).__name__}")
     return state._round.scores()
 
 
 def close_round(totals: Sequence[int], final: RoundState) -> tuple[RoundResult, tuple[int, ...]]:
     """Scores a finished round (SCORE-1) and adds its scores to the running totals (GAME-1).
 
-    >>> from chickenfoot import Rules, deal_round
-    >>> state = deal_round(Rules.trains(), players=2, seed=0, round_index=0)
-    >>> result, totals = close_round((5, 0), state)
-    >>> totals == (5 + result.scores[0], result.scores[1]), result.double
-    (True, 9)
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=3)
+    >>> while not game.results:
+    ...     game = cf.apply(game, cf.legal_moves(game)[0])
+    >>> result, totals = close_round((5, 0), game.results[0].final)
+    >>> totals == (5 + result.scores[0], result.scores[1]), result.double, str(result.outcome)
+    (True, 9, 'blocked')
     """
-    scores = round_scores(final)
+    scores = score_round(final)
     result = RoundResult(final.double, scores, final.went_out, final)
     return result, tuple(map(add, totals, scores))  # both have one entry per player
 
 
-def winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult]) -> tuple[PlayerIndex, ...]:
-    """Gets the winners of a finished game: the lowest total (GAME-1), ties settled per the rules.
+def decide_winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundResult]) -> tuple[PlayerIndex, ...]:
+    """Decides the winners of a finished game: the lowest total (GAME-1), ties settled per the rules.
 
     *trains* shares the win among the tied (TIE-1). *cross* prefers the most zero-score rounds,
     then the lower lowest non-zero round score, then the next lowest, and so on (TIE-2).
 
     >>> from chickenfoot import Rules
-    >>> winners(Rules.trains(), totals=(10, 5, 5), results=())
+    >>> decide_winners(Rules.trains(), totals=(10, 5, 5), results=())
     (1, 2)
     """
+    return winners_by_scores(rules, totals, [result.scores for result in results])
+
+
+def winners_by_scores(
+    rules: Rules, totals: Sequence[int], round_scores: Sequence[Sequence[int]]
+) -> tuple[PlayerIndex, ...]:
+    """Gets the winners of a finished game from its totals and each round's scores (see :func:`winners`)."""
     best = min(totals)
     tied = [player for player, total in enumerate(totals) if total == best]
     if rules.tie_break == "share" or len(tied) == 1:
         return tuple(tied)
 
     def tie_key(player: PlayerIndex) -> tuple[int, list[int]]:
-        scores = [result.scores[player] for result in results]
+        scores = [round_[player] for round_ in round_scores]
         nonzero = sorted(score for score in scores if score)
         return (-scores.count(0), nonzero)
 

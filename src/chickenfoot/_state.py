@@ -1,34 +1,43 @@
 """Immutable state: the round in play, the finished rounds, and the game around them.
 
-:class:`RoundState` and :class:`GameState` are views over a :class:`chickenfoot._core.Round`
-(a game's round reaches its :class:`chickenfoot._core.Game` through its setup): each holds one
-core round and reads its attributes from it, so the engine builds one small object per move and
-the tuples of tiles only when asked for.
+:class:`RoundState` and :class:`GameState` are attrs classes whose fields are their public
+attributes: ``attrs.evolve``, ``attrs.asdict`` and ``attrs.fields`` see what a user sees. Each
+instance holds one :class:`chickenfoot._core.Round` (a game's round reaches its
+:class:`chickenfoot._core.Game` through its setup) and reads its fields from it, through a
+private base class that holds the core object: the engine builds one small object per move, and
+the tuples of tiles only when asked for. The constructors check what they are given (a
+well-formed position, :class:`~chickenfoot.InvalidPositionError` otherwise); the engine, which
+only ever makes well-formed states, builds its views straight from the core (:func:`round_of`,
+:func:`game_of`).
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeAlias
+import warnings
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
 from . import _core
 from ._board import TILES, Board, board_of
 from ._core import DRAW, NONE, PASS, Game, Log, Round, Settings, round_on
-from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Play
-from ._rules import Rules
+from ._errors import InvalidPositionError
+from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Pass, Play
+from ._outcome import Outcome, Termination
+from ._rules import MAX_OPTION, MAX_PLAYERS, Rules, check_seed
 from ._tiles import Tile
 
-__all__ = ["GameState", "History", "PlayerIndex", "RoundResult", "RoundState", "Turn"]
+if TYPE_CHECKING:
+    from ._status import Problem
+
+__all__ = ["GameState", "PlayerIndex", "RoundResult", "RoundState", "Turn", "game_of", "round_of"]
 
 PlayerIndex: TypeAlias = int
 """A seat, 0 to players - 1; turns go up and wrap around (TURN-1)."""
 
 Turn: TypeAlias = tuple[PlayerIndex, Move]
 """One entry of a round's history: who moved, and the move."""
-
-# A persistent list, newest first: (turn, rest) or None, as RoundState's constructor takes it.
-History: TypeAlias = tuple[Turn, "History"] | None
 
 
 # -- moves as the core numbers them -----------------------------------------------------------
@@ -79,60 +88,24 @@ def _tile_or_none(index: int) -> Tile | None:
     return None if index == NONE else TILES[index]
 
 
-def _seat_or_none(seat: int) -> int | None:
-    return None if seat == NONE else seat
+def termination_of(core: Round) -> Termination | None:
+    """Gets how the core round ``core`` ended (END-1, END-2), or ``None`` while it is in play."""
+    if not core.over:
+        return None
+    if core.went_out != NONE:
+        return Termination.WENT_OUT
+    return Termination.BLOCKED if core.blocked() else Termination.UNFILLABLE_FOOT
 
 
-@attrs.frozen(init=False, repr=False)
-class RoundState:
-    """Holds one round: hands, yard, layout, and whose turn it is.
+# -- a round ------------------------------------------------------------------------------------
 
-    Two states are equal when their positions are; the history of moves that led there is
-    kept (see :attr:`history`) but not compared.
 
-    >>> import chickenfoot as cf
-    >>> state = cf.new_game(cf.Rules.trains(), players=4, seed=7).round
-    >>> [len(hand) for hand in state.hands], len(state.yard), state.reserve, state.double
-    ([11, 11, 11, 11], 10, 1, 9)
-    """
+class _RoundFields:
+    """Holds the core round a :class:`RoundState` shows, and reads the state's fields from it."""
+
+    __slots__ = ("_round",)
 
     _round: Round
-    # The core round this state shows.
-
-    def __init__(
-        self,
-        rules: Rules,
-        hands: tuple[tuple[Tile, ...], ...],
-        yard: tuple[Tile, ...],
-        board: Board,
-        current_player: PlayerIndex,
-        reserve: int,
-        drawn: Tile | None = None,
-        is_over: bool = False,
-        went_out: PlayerIndex | None = None,
-        log: History = None,
-    ) -> None:
-        """Builds a round from its parts (no checks: readers such as :func:`parse_position` check)."""
-        turns: list[Turn] = []
-        while log is not None:
-            turn, log = log
-            turns.append(turn)
-        chain: Log = None
-        for player, move in reversed(turns):
-            chain = (player, move_code(move), NONE, chain)
-        core = round_on(
-            settings_for(rules),
-            tuple(tuple(tile.index for tile in hand) for hand in hands),
-            tuple(tile.index for tile in yard),
-            board._layout,
-            current_player,
-            reserve,
-            NONE if drawn is None else drawn.index,
-            is_over,
-            NONE if went_out is None else went_out,
-            chain,
-        )
-        self.__attrs_init__(core)
 
     @property
     def rules(self) -> Rules:
@@ -175,14 +148,109 @@ class RoundState:
         return self._round.current
 
     @property
+    def drawn(self) -> Tile | None:
+        """Gets the tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
+        return _tile_or_none(self._round.drawn)
+
+    @property
     def reserve(self) -> int:
         """Gets how many yard tiles may never be drawn this round (YARD-1)."""
         return self._round.setup.reserve
 
     @property
-    def drawn(self) -> Tile | None:
-        """Gets the tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
-        return _tile_or_none(self._round.drawn)
+    def history(self) -> tuple[Turn, ...]:
+        """Gets every ``(player, move)`` of the round so far, oldest first."""
+        history: tuple[Turn, ...] = self._round.history(MOVES)
+        return history
+
+    # The core compares positions (everything but the history) as ints, which is comparing the fields.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _RoundFields)
+        return self._round == other._round
+
+    def __hash__(self) -> int:
+        return hash(self._round)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        parts = (self.rules, self.hands, self.yard, self.board, self.current_player)
+        return (_rebuild_round, (*parts, self.drawn, self.reserve, self.history))
+
+
+def _rebuild_round(
+    rules: Rules,
+    hands: tuple[tuple[Tile, ...], ...],
+    yard: tuple[Tile, ...],
+    board: Board,
+    current_player: int,
+    drawn: Tile | None,
+    reserve: int,
+    history: tuple[Turn, ...],
+) -> RoundState:
+    """Rebuilds a pickled round (pickle passes arguments by position; the constructor takes some by keyword)."""
+    return RoundState(rules, hands, yard, board, current_player, drawn=drawn, reserve=reserve, history=history)
+
+
+@attrs.frozen(init=False, eq=False, slots=False)
+class RoundState(_RoundFields):
+    """Holds one round: hands, yard, layout, and whose turn it is.
+
+    Build one from its parts to set up any well-formed position (a puzzle, a test of a bot):
+    every tile of the set exactly once among the hands, the yard and the board, a seat to move,
+    a drawn tile held by that seat. Whether a deal could have led there is :meth:`status`'s
+    question. Whether the round is over, and how, follows from the position (:attr:`outcome`).
+
+    An attrs class whose fields are the attributes below: ``attrs.evolve(state,
+    current_player=2)`` builds the state with that change, checked as the constructor checks.
+    Two states are equal when their positions are: the :attr:`history` is kept but not compared.
+
+    >>> import chickenfoot as cf
+    >>> state = cf.new_game(cf.Rules.trains(), players=4, seed=7).round
+    >>> [len(hand) for hand in state.hands], len(state.yard), state.reserve, state.double
+    ([11, 11, 11, 11], 10, 1, 9)
+    >>> [field.name for field in attrs.fields(cf.RoundState)]
+    ['rules', 'hands', 'yard', 'board', 'current_player', 'drawn', 'reserve', 'history']
+    """
+
+    __slots__ = ()
+
+    rules: Rules
+    """The rules in force."""
+    hands: tuple[tuple[Tile, ...], ...]
+    """Each player's tiles, by seat (the order inside a hand is the engine's)."""
+    yard: tuple[Tile, ...]
+    """The face-down draw pile; ``yard[0]`` is drawn next (DRAW-1)."""
+    board: Board
+    """The layout."""
+    current_player: PlayerIndex
+    """The player to move; once the round is over, the player who went out, or else whose turn was next."""
+    drawn: Tile | None = attrs.field(default=None, kw_only=True)
+    """The tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
+    reserve: int = attrs.field(kw_only=True)
+    """How many yard tiles may never be drawn this round (YARD-1); by default the rules' for the players."""
+    history: tuple[Turn, ...] = attrs.field(default=(), kw_only=True, eq=False, repr=False)
+    """Every ``(player, move)`` of the round so far, oldest first; empty when not known. Not compared."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: Sequence[Sequence[Tile]],
+        yard: Sequence[Tile],
+        board: Board,
+        current_player: PlayerIndex,
+        *,
+        drawn: Tile | None = None,
+        reserve: int | None = None,
+        history: Iterable[Turn] = (),
+    ) -> None:
+        """Builds a round from its parts, checking that they make a well-formed position.
+
+        Raises :class:`~chickenfoot.InvalidPositionError` naming what does not fit (a tile held
+        twice or missing, a seat that does not exist, a drawn tile not held), and
+        :class:`TypeError` for a part of the wrong type.
+        """
+        _set_round(self, _core_round(rules, hands, yard, board, current_player, drawn, reserve, history))
 
     @property
     def is_over(self) -> bool:
@@ -192,7 +260,23 @@ class RoundState:
     @property
     def went_out(self) -> PlayerIndex | None:
         """Gets the player who played their last tile, if the round ended that way (END-1)."""
-        return _seat_or_none(self._round.went_out)
+        went_out = self._round.went_out
+        return None if went_out == NONE else went_out
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Gets how the round ended (went out, blocked, an unfillable foot) and who went out; ``None`` in play.
+
+        >>> import chickenfoot as cf
+        >>> state = cf.deal_round(cf.Rules.trains(), players=2, seed=1, round_index=0)
+        >>> state.outcome is None
+        True
+        """
+        termination = termination_of(self._round)
+        if termination is None:
+            return None
+        went_out = self._round.went_out
+        return Outcome(termination, () if went_out == NONE else (went_out,))
 
     @property
     def players(self) -> int:
@@ -210,29 +294,34 @@ class RoundState:
         return self._round.can_draw()
 
     @property
-    def history(self) -> tuple[Turn, ...]:
-        """Gets every ``(player, move)`` of the round so far, oldest first."""
-        history: tuple[Turn, ...] = self._round.history(MOVES)
-        return history
-
-    @property
-    def log(self) -> History:
-        """Gets the moves of the round so far as a persistent list, newest first; read :attr:`history` instead."""
-        log: History = None
+    def log(self) -> Any:
+        """Gets the history as a persistent list, newest first. Deprecated: read :attr:`history`."""
+        warnings.warn("RoundState.log is deprecated: read RoundState.history", DeprecationWarning, stacklevel=2)
+        log: Any = None
         for turn in self.history:
             log = (turn, log)
         return log
 
-    def __repr__(self) -> str:
-        return (
-            f"RoundState(rules={self.rules!r}, hands={self.hands!r}, yard={self.yard!r}, board={self.board!r}, "
-            f"current_player={self.current_player!r}, reserve={self.reserve!r}, drawn={self.drawn!r}, "
-            f"is_over={self.is_over!r}, went_out={self.went_out!r})"
-        )
+    def status(self) -> tuple[Problem, ...]:
+        """Lists what makes the position one no deal and legal play could reach; empty when nothing does.
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        parts = (self.rules, self.hands, self.yard, self.board, self.current_player, self.reserve)
-        return (RoundState, (*parts, self.drawn, self.is_over, self.went_out, self.log))
+        The checks a strict reader makes (``parse_position(text, strict=True)``): the rules' reserve,
+        arms and player count, a yard and hands of sizes a deal and the draws since can produce, no
+        draw while holding a playable tile, the player who went out to move, and a history that
+        builds the board in turn order. See :class:`~chickenfoot.Problem`.
+
+        >>> import chickenfoot as cf
+        >>> state = cf.deal_round(cf.Rules.trains(), players=2, seed=1, round_index=0)
+        >>> state.status(), attrs.evolve(state, reserve=0).status()
+        ((), (<Problem.RESERVE: 'reserve'>,))
+        """
+        from ._status import problems  # late: the checks read this module's states
+
+        return tuple(problem for problem, _ in problems(self))
+
+    def is_valid(self) -> bool:
+        """Tells whether a deal and legal play could reach the position: ``not state.status()``."""
+        return not self.status()
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
@@ -247,6 +336,140 @@ class RoundState:
         return render_svg(self)
 
 
+def _tuple_of_tiles(tiles: object, what: str) -> tuple[Tile, ...]:
+    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
+        raise TypeError(f"{what} is a sequence of chickenfoot.Tile, got {tiles!r:.40}")
+    listed = tuple(tiles)
+    for tile in listed:
+        if type(tile) is not Tile:
+            raise TypeError(f"{what} holds chickenfoot.Tile objects, got {tile!r:.40}")
+    return listed
+
+
+def _seat(value: object, what: str, players: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} is a seat (an int), got {value!r:.40}")
+    if not 0 <= value < players:
+        raise InvalidPositionError(f"{what} must be a seat from 0 to {players - 1}, got {value}")
+    return int(value)
+
+
+def _core_round(
+    rules: Rules,
+    hands: object,
+    yard: object,
+    board: Board,
+    current_player: object,
+    drawn: object,
+    reserve: object,
+    history: object,
+) -> Round:
+    """Checks the parts of a round form a well-formed position (see :class:`RoundState`) and gets its core round."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
+    if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
+        raise TypeError(f"hands is a sequence of hands, one per seat; got {hands!r:.40}")
+    held = tuple(_tuple_of_tiles(hand, f"hand {seat}") for seat, hand in enumerate(hands))
+    players = len(held)
+    if not 2 <= players <= MAX_PLAYERS:
+        raise InvalidPositionError(f"a round has a hand per player, 2 to {MAX_PLAYERS}; got {players}")
+    pile = _tuple_of_tiles(yard, "the yard")
+    if type(board) is not Board:
+        raise TypeError(f"board is a chickenfoot.Board, got {board!r:.40}")
+    # SET-1: every tile of the set exactly once.
+    seen: dict[Tile, str] = {}
+    places = [(f"player {seat}'s hand", hand) for seat, hand in enumerate(held)]
+    places += [("the yard", pile), ("the board", tuple(node.tile for node in board.nodes))]
+    for where, tiles in places:
+        for tile in tiles:
+            if tile.high > rules.max_pip:
+                raise InvalidPositionError(f"{tile} in {where} is not in the double-{rules.max_pip} set")
+            if tile in seen:
+                raise InvalidPositionError(f"{tile} is in {seen[tile]} and in {where}: each tile is in one place")
+            seen[tile] = where
+    if len(seen) != rules.set_size:
+        missing = ", ".join(str(tile) for tile in TILES[: rules.set_size] if tile not in seen)
+        raise InvalidPositionError(f"tiles missing from the hands, yard and board: {missing}")
+    current = _seat(current_player, "the player to move", players)
+    if drawn is not None:
+        if type(drawn) is not Tile:
+            raise TypeError(f"drawn is a chickenfoot.Tile or None, got {drawn!r:.40}")
+        if drawn not in held[current]:
+            raise InvalidPositionError(f"the drawn tile {drawn} is not in the hand of player {current}, who is to move")
+    if reserve is None:
+        reserve = rules.reserve_for(players)
+    elif isinstance(reserve, bool) or not isinstance(reserve, int):
+        raise TypeError(f"reserve is an int, got {reserve!r:.40}")
+    elif not 0 <= reserve <= MAX_OPTION:
+        raise InvalidPositionError(f"the reserve is a whole number from 0 to {MAX_OPTION:,}, got {reserve}")
+    log = _log_of(history, players, len(board))
+    core = round_on(
+        settings_for(rules),
+        tuple(tuple([tile.index for tile in hand]) for hand in held),
+        tuple([tile.index for tile in pile]),
+        board._layout,
+        current,
+        int(reserve),
+        NONE if drawn is None else drawn.index,
+        False,
+        NONE,
+        log,
+    )
+    # END-1, END-2: the position says whether the round is over. Whoever holds nothing went out
+    # (the player to move, if several hold nothing: a position status() finds unreachable).
+    empty = [seat for seat, hand in enumerate(held) if not hand]
+    if empty:
+        core.went_out = current if current in empty else empty[0]
+    core.over = core.went_out != NONE or core.ends_blocked()
+    return core
+
+
+def _log_of(history: object, players: int, nodes: int) -> Log:
+    """Checks a history's entries are moves by seats, plays onto the board's nodes, and gets it as the core keeps it."""
+    if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
+        raise TypeError(f"history is a sequence of (player, move) pairs, got {history!r:.40}")
+    log: Log = None
+    for number, turn in enumerate(history, start=1):
+        if type(turn) is not tuple or len(turn) != 2:
+            raise TypeError(f"history entry {number} is a (player, move) pair, got {turn!r:.40}")
+        player, move = turn
+        seat = _seat(player, f"the player of history entry {number}", players)
+        kind = type(move)
+        if kind is not Play and kind is not Draw and kind is not Pass:
+            raise TypeError(f"history entry {number}'s move is a Play, Draw or Pass, got {move!r:.40}")
+        if type(move) is Play and not 0 <= move.onto < nodes:
+            raise InvalidPositionError(f"history entry {number} ({move}) names a node the board does not have")
+        log = (seat, move_code(move), NONE, log)  # the board was built already: no node to rebuild
+    return log
+
+
+# -- a finished round -------------------------------------------------------------------------
+
+
+def _final_outcome(result: RoundResult) -> Outcome:
+    if type(result.final) is not RoundState:
+        raise TypeError(f"a RoundResult's final is a RoundState, got {type(result.final).__name__}")
+    outcome = result.final.outcome
+    if outcome is None:
+        raise InvalidPositionError("a round's result needs its final state, a round that is over")
+    return outcome
+
+
+def _check_result(result: RoundResult, attribute: attrs.Attribute[Any], outcome: Any) -> None:
+    if type(result.double) is not int or not 0 <= result.double <= _core.MAX_PIP:
+        raise TypeError(f"a RoundResult's double is a pip value (an int), got {result.double!r:.40}")
+    if type(result.scores) is not tuple or not all(type(score) is int for score in result.scores):
+        raise TypeError(f"a RoundResult's scores are a tuple of ints, got {result.scores!r:.40}")
+    if type(outcome) is not Outcome:
+        raise TypeError(f"a RoundResult's outcome is an Outcome, got {outcome!r:.40}")
+    if len(result.scores) != result.final.players:
+        raise InvalidPositionError(f"{len(result.scores)} scores for the {result.final.players} players of the round")
+    if result.went_out is not None:
+        _seat(result.went_out, "the player who went out", result.final.players)
+    if outcome.termination is Termination.LAST_ROUND or outcome.winner != result.went_out:
+        raise InvalidPositionError(f"a round that ended {outcome} cannot have went_out={result.went_out}")
+
+
 @attrs.frozen
 class RoundResult:
     """Records how a round ended: its double, its scores and who went out (SCORE-1).
@@ -256,7 +479,7 @@ class RoundResult:
     >>> while not game.results:
     ...     game = cf.apply(game, cf.legal_moves(game)[0])
     >>> result = game.results[0]
-    >>> result.double, result.scores == cf.round_scores(result.final), game.totals == result.scores
+    >>> result.double, result.scores == cf.score_round(result.final), game.totals == result.scores
     (9, True, True)
     """
 
@@ -268,46 +491,21 @@ class RoundResult:
     """The player who went out, or ``None`` if the round was blocked (END-2)."""
     final: RoundState
     """The round's last state."""
+    outcome: Outcome = attrs.field(
+        kw_only=True, default=attrs.Factory(_final_outcome, takes_self=True), validator=_check_result
+    )
+    """How the round ended; by default, as its final state says (:attr:`RoundState.outcome`)."""
 
 
-def _game_and_position(core: Round) -> tuple[Game | None, Round]:
-    return core.setup.game, core
+# -- a game -----------------------------------------------------------------------------------
 
 
-@attrs.frozen(init=False, repr=False)
-class GameState:
-    """Holds a whole game: the round in play, the rounds played, and the running totals (GAME-1).
+class _GameFields:
+    """Holds the core round a :class:`GameState` shows, whose setup points to its game, and reads the game's fields."""
 
-    Build one with :func:`~chickenfoot.new_game`; :func:`~chickenfoot.apply` returns the next one.
+    __slots__ = ("_round",)
 
-    >>> import chickenfoot as cf
-    >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=2)
-    >>> game.round_index, game.totals, game.is_over, game.current_player == game.round.current_player
-    (0, (0, 0, 0), False, True)
-    """
-
-    _round: Round = attrs.field(eq=_game_and_position)
-    # The core round this state shows, which points to its game: two states are equal when
-    # both the games and the positions are.
-
-    def __init__(
-        self,
-        rules: Rules,
-        players: int,
-        seed: int,
-        round: RoundState,
-        round_index: int,
-        totals: tuple[int, ...],
-        results: tuple[RoundResult, ...] = (),
-        winners: tuple[PlayerIndex, ...] = (),
-    ) -> None:
-        """Builds a game from its parts (no checks: :func:`~chickenfoot.new_game` and the readers check)."""
-        from ._deal import deal_for  # the deal reads this module's states
-
-        game = Game(deal_for(rules, players), seed, round_index, totals, results, winners)
-        core = round._round.with_game(game)
-        core.public().state = round
-        self.__attrs_init__(core)
+    _round: Round
 
     @property
     def _game(self) -> Game:
@@ -356,6 +554,114 @@ class GameState:
         results: tuple[RoundResult, ...] = self._game.results
         return results
 
+    # Equal when both the games (as the core compares them) and the positions are: the fields.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _GameFields)
+        return self._game == other._game and self._round == other._round
+
+    def __hash__(self) -> int:
+        return hash((self._game, self._round))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        parts = (self.rules, self.players, self.seed, self.round, self.round_index, self.totals)
+        return (GameState, (*parts, self.results))
+
+
+@attrs.frozen(init=False, eq=False, slots=False)
+class GameState(_GameFields):
+    """Holds a whole game: the round in play, the rounds played, and the running totals (GAME-1).
+
+    Start one with :func:`~chickenfoot.new_game`; :func:`~chickenfoot.apply` returns the next one.
+    The constructor builds one from its parts (checked as :class:`RoundState`'s is, for what a
+    game's parts must share); an attrs class, so ``attrs.evolve(game, totals=(5, 0))`` works.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=2)
+    >>> game.round_index, game.totals, game.is_over, game.current_player == game.round.current_player
+    (0, (0, 0, 0), False, True)
+    """
+
+    __slots__ = ()
+
+    rules: Rules
+    """The rules in force."""
+    players: int
+    """The number of players."""
+    seed: int
+    """The seed every deal of the game derives from (DEAL-2)."""
+    round: RoundState
+    """The round in play; once the game is over, the last round's final state."""
+    round_index: int
+    """The 0-based number of the round in play (ROUND-1)."""
+    totals: tuple[int, ...]
+    """Each player's score summed over the finished rounds."""
+    results: tuple[RoundResult, ...] = ()
+    """The finished rounds, oldest first."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        seed: int,
+        round: RoundState,
+        round_index: int,
+        totals: Sequence[int],
+        results: Sequence[RoundResult] = (),
+    ) -> None:
+        """Builds a game from its parts, checking they belong together: the round's rules and
+        players are the game's, a total and a score per player, no more results than rounds.
+
+        Raises :class:`~chickenfoot.InvalidPositionError` for parts that do not fit,
+        :class:`~chickenfoot.RulesError` for rules that cannot deal the players (DEAL-1) or a seed
+        out of range, and :class:`TypeError` for a part of the wrong type.
+        """
+        from ._deal import deal_for  # late: the deal reads this module's states
+        from ._scoring import decide_winners
+
+        if not isinstance(rules, Rules):
+            raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
+        if type(round) is not RoundState:
+            raise TypeError(f"round is a RoundState, got {type(round).__name__}")
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise TypeError(f"seed must be an int, got {seed!r:.40}")
+        check_seed(seed)
+        deal = deal_for(rules, players)  # DEAL-1, and players' type
+        if round.rules != rules or round.players != players:
+            raise InvalidPositionError(
+                f"the round is one of {round.players} players under {round.rules!r:.60}, not of this game's {players}"
+            )
+        if isinstance(round_index, bool) or not isinstance(round_index, int):
+            raise TypeError(f"round_index is an int, got {round_index!r:.40}")
+        if not 0 <= round_index < rules.rounds:
+            raise InvalidPositionError(
+                f"round_index must be a round of the game, 0 to {rules.rounds - 1} (ROUND-1), got {round_index}"
+            )
+        if isinstance(totals, (str, bytes)) or not isinstance(totals, Iterable):
+            raise TypeError(f"totals is a sequence of ints, one per player; got {totals!r:.40}")
+        sums = tuple(totals)
+        if not all(type(total) is int for total in sums):
+            raise TypeError(f"totals are ints, got {sums!r:.60}")
+        if len(sums) != players:
+            raise InvalidPositionError(f"{len(sums)} totals for {players} players")
+        if isinstance(results, (str, bytes)) or not isinstance(results, Iterable):
+            raise TypeError(f"results is a sequence of RoundResult, got {results!r:.40}")
+        finished = tuple(results)
+        if not all(type(result) is RoundResult for result in finished):
+            raise TypeError("results are RoundResult objects")
+        if len(finished) > rules.rounds:
+            raise InvalidPositionError(f"{len(finished)} results, but the game has {rules.rounds} rounds (ROUND-1)")
+        for number, result in enumerate(finished):
+            if result.final.rules != rules or result.final.players != players:
+                raise InvalidPositionError(f"result {number} is of another game: other rules or players")
+        over = len(finished) == rules.rounds
+        winners = decide_winners(rules, sums, finished) if over else ()
+        game = Game(deal, seed, round_index, sums, finished, winners)
+        core = round._round.with_game(game)
+        core.public().state = round
+        _set_game(self, core)
+
     @property
     def winners(self) -> tuple[PlayerIndex, ...]:
         """Gets the players who won, once the game is over (GAME-1, TIE-1, TIE-2); empty until then."""
@@ -365,6 +671,17 @@ class GameState:
     def is_over(self) -> bool:
         """Tells whether every round has been played."""
         return self._game.is_over()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """Gets how the game ended, :attr:`~chickenfoot.Termination.LAST_ROUND`, and its winners; ``None`` until over.
+
+        >>> import chickenfoot as cf
+        >>> cf.new_game(cf.Rules.trains(), players=2, seed=1).outcome is None
+        True
+        """
+        game = self._game
+        return Outcome(Termination.LAST_ROUND, game.winners) if game.is_over() else None
 
     @property
     def current_player(self) -> PlayerIndex | None:
@@ -379,13 +696,6 @@ class GameState:
             rounds.append(self.round.history)
         return tuple(move for turns in rounds for _, move in turns)
 
-    def __repr__(self) -> str:
-        return (
-            f"GameState(rules={self.rules!r}, players={self.players!r}, seed={self.seed!r}, round={self.round!r}, "
-            f"round_index={self.round_index!r}, totals={self.totals!r}, results={self.results!r}, "
-            f"winners={self.winners!r})"
-        )
-
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
         from .render import _describe  # late: render imports this module
@@ -398,59 +708,23 @@ class GameState:
 
         return render_svg(self)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        parts = (self.rules, self.players, self.seed, self.round, self.round_index, self.totals)
-        return (GameState, (*parts, self.results, self.winners))
 
+# -- the engine's views: a core round shown as it is, without the constructors' checks -------
 
 _new = object.__new__
-_init_round = RoundState.__attrs_init__
-_init_game = GameState.__attrs_init__
+_set_round: Callable[[object, Round], None] = vars(_RoundFields)["_round"].__set__  # the slot's descriptor
+_set_game: Callable[[object, Round], None] = vars(_GameFields)["_round"].__set__
 
 
 def round_of(core: Round) -> RoundState:
     """Gets the public state showing the core round ``core``."""
     state: RoundState = _new(RoundState)
-    _init_round(state, core)
+    _set_round(state, core)
     return state
 
 
 def game_of(core: Round) -> GameState:
     """Gets the public state showing the core round ``core``, which is played in a game."""
     state: GameState = _new(GameState)
-    _init_game(state, core)
+    _set_game(state, core)
     return state
-
-
-def replace_round(state: RoundState, **changes: Any) -> RoundState:
-    """Returns ``state`` with some of its constructor's arguments changed (like ``attrs.evolve``)."""
-    parts: dict[str, Any] = {
-        "rules": state.rules,
-        "hands": state.hands,
-        "yard": state.yard,
-        "board": state.board,
-        "current_player": state.current_player,
-        "reserve": state.reserve,
-        "drawn": state.drawn,
-        "is_over": state.is_over,
-        "went_out": state.went_out,
-        "log": state.log,
-    }
-    parts.update(changes)
-    return RoundState(**parts)
-
-
-def replace_game(game: GameState, **changes: Any) -> GameState:
-    """Returns ``game`` with some of its constructor's arguments changed (like ``attrs.evolve``)."""
-    parts: dict[str, Any] = {
-        "rules": game.rules,
-        "players": game.players,
-        "seed": game.seed,
-        "round": game.round,
-        "round_index": game.round_index,
-        "totals": game.totals,
-        "results": game.results,
-        "winners": game.winners,
-    }
-    parts.update(changes)
-    return GameState(**parts)

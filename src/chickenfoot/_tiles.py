@@ -8,7 +8,7 @@ from typing import ClassVar, TypeAlias
 import attrs
 from typing_extensions import Self
 
-from ._errors import InvalidMoveError
+from ._errors import InvalidMoveError, RulesError
 
 __all__ = ["MAX_SUPPORTED_PIP", "TILE_PATTERN", "Pip", "Tile", "full_set"]
 
@@ -27,12 +27,15 @@ class Tile:
     """Represents a domino: an unordered pair of pip values, written high first.
 
     Tiles are interned, so ``Tile(9, 5) is Tile(5, 9)`` and equality and hashing
-    are as fast as for small ints (the engine compares tiles on every move).
+    are as fast as for small ints (the engine compares tiles on every move). They are totally
+    ordered as :func:`full_set` lists them, by :attr:`index`.
 
     >>> Tile(5, 9)
     Tile(9, 5)
     >>> str(Tile(9, 5)), Tile(9, 5).pips, Tile(4, 4).is_double
     ('9-5', 14, True)
+    >>> Tile(1, 1) <= Tile(2, 0), sorted([Tile(9, 5), Tile(0, 0), Tile(3, 3)])
+    (True, [Tile(0, 0), Tile(3, 3), Tile(9, 5)])
     """
 
     high: Pip
@@ -48,7 +51,9 @@ class Tile:
 
     def __new__(cls, a: Pip, b: Pip) -> Self:
         if not (type(a) is int and type(b) is int and 0 <= a <= MAX_SUPPORTED_PIP and 0 <= b <= MAX_SUPPORTED_PIP):
-            raise ValueError(f"a tile's pips are whole numbers from 0 to {MAX_SUPPORTED_PIP}, got {a!r} and {b!r}")
+            if type(a) is not int or type(b) is not int:
+                raise TypeError(f"a tile's pips are ints, like Tile(9, 5); got {a!r:.40} and {b!r:.40}")
+            raise InvalidMoveError(f"a tile's pips run from 0 to {MAX_SUPPORTED_PIP}, got {a} and {b}")
         key = (a, b) if a >= b else (b, a)
         tile = cls._interned.get(key)
         if tile is None:
@@ -71,7 +76,8 @@ class Tile:
     def parse(cls, text: str) -> Tile:
         """Parses ``"9-5"`` (either order; ASCII digits, spaces allowed around them) into a tile.
 
-        Raises :class:`InvalidMoveError`, the notation's error, for anything else.
+        Raises :class:`InvalidMoveError`, the error of a tile that names nothing, for any other text,
+        as ``Tile(9, 19)`` does for pips past 18, and :class:`TypeError` for anything but text.
 
         >>> Tile.parse("5-9")
         Tile(9, 5)
@@ -80,7 +86,9 @@ class Tile:
         ...
         chickenfoot.InvalidMoveError: '9-19' is not a tile: pip values run from 0 to 18
         """
-        match = _TILE_TEXT.fullmatch(text) if isinstance(text, str) else None
+        if not isinstance(text, str):
+            raise TypeError(f"Tile.parse reads text like '9-5', got {type(text).__name__}")
+        match = _TILE_TEXT.fullmatch(text)
         if match is None:
             raise InvalidMoveError(f"{text!r:.40} is not a tile: write two pip values joined by '-', like '9-5'")
         high, low = int(match[1]), int(match[2])
@@ -112,8 +120,26 @@ class Tile:
     def __repr__(self) -> str:
         return f"Tile({self.high}, {self.low})"
 
-    def __lt__(self, other: Tile) -> bool:
+    # Totally ordered by index (the set's order, full_set's): low tiles first, then by the low half.
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not Tile:
+            return NotImplemented
         return self.index < other.index
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is not Tile:
+            return NotImplemented
+        return self.index <= other.index
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not Tile:
+            return NotImplemented
+        return self.index > other.index
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not Tile:
+            return NotImplemented
+        return self.index >= other.index
 
     # Interned, so equality stays identity; the hash is the tile's index rather than its address,
     # so sets and dicts of tiles iterate in the same order in every process (DEAL-2's promise
@@ -133,8 +159,10 @@ def full_set(max_pip: Pip = 9) -> tuple[Tile, ...]:
     """
     tiles = _SETS.get(max_pip)
     if tiles is None:
-        if not (type(max_pip) is int and 0 <= max_pip <= MAX_SUPPORTED_PIP):
-            raise ValueError(f"a domino set runs from double-0 to double-{MAX_SUPPORTED_PIP}, got {max_pip!r}")
+        if type(max_pip) is not int:
+            raise TypeError(f"max_pip is an int, like 9 for double-9; got {max_pip!r:.40}")
+        if not 0 <= max_pip <= MAX_SUPPORTED_PIP:
+            raise RulesError(f"a domino set runs from double-0 to double-{MAX_SUPPORTED_PIP}, got double-{max_pip}")
         tiles = tuple(Tile(high, low) for high in range(max_pip + 1) for low in range(high + 1))
         _SETS[max_pip] = tiles
     return tiles

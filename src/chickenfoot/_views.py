@@ -14,7 +14,9 @@ import attrs
 
 from ._board import Board
 from ._engine import legal_moves as _legal_moves
+from ._errors import InvalidPositionError
 from ._moves import Move
+from ._outcome import Outcome
 from ._rules import Rules
 from ._state import GameState, PlayerIndex, Turn
 from ._tiles import Tile, full_set
@@ -66,8 +68,12 @@ class PlayerView:
     """Each finished round's scores by seat, oldest first."""
     round_went_out: tuple[PlayerIndex | None, ...]
     """Who went out in each finished round (``None`` for a blocked round), oldest first."""
+    round_outcomes: tuple[Outcome, ...]
+    """How each finished round ended (went out, blocked, an unfillable foot), oldest first."""
     winners: tuple[PlayerIndex, ...]
     """The winners once the game is over; empty until then."""
+    outcome: Outcome | None
+    """How the game ended, and its winners, once it is over; else ``None``."""
     history: tuple[Turn, ...]
     """Every ``(player, move)`` of the round in play, oldest first; a :class:`Draw` shows no tile."""
     legal_moves: tuple[Move, ...]
@@ -109,7 +115,7 @@ class PlayerView:
 def observe(state: GameState, player: PlayerIndex) -> PlayerView:
     """Projects ``state`` onto what ``player`` may know (see :class:`PlayerView`).
 
-    Raises :class:`ValueError` if ``player`` is not a seat of the game.
+    Raises :class:`~chickenfoot.InvalidPositionError` if ``player`` is not a seat of the game.
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.cross(), players=3, seed=1)
@@ -119,8 +125,10 @@ def observe(state: GameState, player: PlayerIndex) -> PlayerView:
     """
     if type(state) is not GameState:
         raise TypeError(f"observe takes a GameState, got {type(state).__name__}")
-    if type(player) is not int or not 0 <= player < state.players:
-        raise ValueError(f"player must be a seat from 0 to {state.players - 1}, got {player!r}")
+    if type(player) is not int:
+        raise TypeError(f"player is a seat (an int), got {player!r:.40}")
+    if not 0 <= player < state.players:
+        raise InvalidPositionError(f"player must be a seat from 0 to {state.players - 1}, got {player}")
     round_ = state.round
     current = state.current_player
     mine = current == player
@@ -140,7 +148,9 @@ def observe(state: GameState, player: PlayerIndex) -> PlayerView:
         round_doubles=tuple(result.double for result in state.results),
         round_scores=tuple(result.scores for result in state.results),
         round_went_out=tuple(result.went_out for result in state.results),
+        round_outcomes=tuple(result.outcome for result in state.results),
         winners=state.winners,
+        outcome=state.outcome,
         history=round_.history,
         legal_moves=_legal_moves(state) if mine else (),
         is_over=state.is_over,

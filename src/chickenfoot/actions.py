@@ -146,14 +146,14 @@ def encode(move: Move, state: GameState | RoundState | PlayerView) -> int:
     >>> encode(cf.Pass(), game), encode(cf.parse_move("9-5@0"), game)
     (901, 855)
     """
+    board = _board(state)  # and a TypeError for anything but a state or a view
     rules = state.rules
     if type(move) is Draw:
         return draw_action(rules)
     if type(move) is Pass:
         return pass_action(rules)
     if type(move) is not Play:
-        raise InvalidMoveError(f"{move!r} is not a move: use Play, Draw or Pass")
-    board = _board(state)
+        raise TypeError(f"{move!r:.40} is not a move: use Play, Draw or Pass")
     tile, onto = move.tile, move.onto
     if not 0 <= onto < len(board.nodes):
         raise InvalidMoveError(f"cannot encode {move}: there is no node {onto}")
@@ -165,10 +165,9 @@ def encode(move: Move, state: GameState | RoundState | PlayerView) -> int:
 
 
 def _check_action(action: object, count: int) -> int:
-    try:
-        number = operator.index(action)  # type: ignore[arg-type]  # numpy integers welcome
-    except TypeError:
-        number = -1
+    if isinstance(action, bool) or not hasattr(type(action), "__index__"):
+        raise TypeError(f"an action is a whole number (an int, or a numpy integer), got {action!r:.40}")
+    number = operator.index(action)  # type: ignore[arg-type]  # numpy integers welcome
     if not 0 <= number < count:
         raise InvalidMoveError(f"an action is a whole number from 0 to {count - 1}, got {action!r}")
     return number
@@ -186,6 +185,7 @@ def decode(action: int, state: GameState | RoundState | PlayerView) -> Move:
     >>> decode(855, game), decode(901, game)
     (Play(Tile(9, 5), onto=0), Pass())
     """
+    board = _board(state)  # and a TypeError for anything but a state or a view
     rules = state.rules
     count = action_count(rules)
     action = _check_action(action, count)
@@ -194,7 +194,7 @@ def decode(action: int, state: GameState | RoundState | PlayerView) -> Move:
     if action == count - 1:
         return PASS
     matched, other, slot = _play_parts(action, _values(rules))
-    accepting = _accepting(_board(state), matched)
+    accepting = _accepting(board, matched)
     if slot >= len(accepting):
         raise InvalidMoveError(
             f"action {action} plays {Tile(matched, other)} onto open end {slot} offering {matched}, "

@@ -1,7 +1,9 @@
 """Chicken Foot as a single-agent Gymnasium environment: one seat learns, bots play the others.
 
-Install with ``pip install chickenfoot[gymnasium]``; importing this module registers
-``chickenfoot/Trains-v0`` and ``chickenfoot/Cross-v0`` (the *trains* and *cross* rules).
+Install the ``gymnasium`` extra (``python -m pip install ".[gymnasium]"`` from a checkout,
+``"chickenfoot[gymnasium]"`` once it is on PyPI). Importing this module registers
+``chickenfoot/Trains-v0`` and ``chickenfoot/Cross-v0`` (the *trains* and *cross* rules); without
+the import, ``gymnasium.make("chickenfoot.gymnasium:chickenfoot/Trains-v0")`` imports it first.
 Keyword arguments of ``gymnasium.make`` set the options of :class:`ChickenfootEnv`:
 
 =====================  ===============  ==============================================================
@@ -31,7 +33,10 @@ the public history appended if asked. The action space is ``Discrete`` over the 
 numbering of :mod:`chickenfoot.actions`; :meth:`ChickenfootEnv.action_masks` (booleans, the
 sb3-contrib convention) and ``info["action_mask"]`` (``int8``, what ``Discrete.sample`` takes)
 flag the legal ones. A draw does not end the turn (DRAW-1): after a draw the agent acts again.
-Opponents move between the agent's turns.
+Opponents move between the agent's turns. The step that ends a round carries its
+:class:`~chickenfoot.Outcome` in ``info["round_outcome"]`` (went out, blocked, an unfillable
+foot, and who went out); the step that ends the episode carries the game's in ``info["outcome"]``
+(its winners, over the rounds played).
 
 >>> import gymnasium
 >>> import chickenfoot.gymnasium
@@ -41,8 +46,8 @@ Opponents move between the agent's turns.
 >>> while not done:
 ...     action = env.action_space.sample(info["action_mask"])
 ...     observation, reward, done, truncated, info = env.step(action)
->>> -0.5 <= reward <= 1.0
-True
+>>> -0.5 <= reward <= 1.0, info["outcome"].termination
+(True, <Termination.LAST_ROUND: 'last_round'>)
 """
 
 from __future__ import annotations
@@ -51,17 +56,25 @@ import random
 from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias
 
-import gymnasium
-import numpy as np
-from gymnasium import spaces
-from numpy.typing import NDArray
+from ._extras import needs
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+    from numpy.typing import NDArray
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error, "gymnasium") from error
+
+import attrs
 
 from . import actions
 from ._engine import apply, new_game
 from ._errors import IllegalMoveError
+from ._outcome import Outcome, Termination
 from ._rules import Rules
-from ._scoring import win_utilities, winners, worst_total
-from ._state import GameState, replace_game
+from ._scoring import decide_winners, win_utilities, worst_total
+from ._state import GameState
 from ._views import observe
 from .bots import Bot, make_bot
 from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
@@ -154,6 +167,8 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         self._bots: list[Bot | None] = []
         self._random = random.Random()
         self._done = True
+        self._round_outcome: Outcome | None = None  # of a round ended since the last info
+        self._outcome: Outcome | None = None  # of the episode, once over
 
     # -- the Gymnasium API ---------------------------------------------------------------------
 
@@ -177,6 +192,8 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             self._bots.append(make_bot(entrant, seed=rng.getrandbits(63)) if isinstance(entrant, str) else entrant)
         self.game = new_game(self.rules, self.players, seed=rng.getrandbits(63))
         self._done = False
+        self._round_outcome = None
+        self._outcome = None
         reward = self._play_opponents()
         assert not self._done, "the agent moves before any round ends"
         assert reward == 0.0
@@ -213,7 +230,8 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             return None
         round_ = self.game.round
         sizes = " ".join(str(len(hand)) for hand in round_.hands)
-        return f"round {self.game.round_index} | you are P{self.seat} | hands {sizes}\n{render_text(round_)}"
+        number = f"round {self.game.round_index + 1} of {self.game.rules.rounds}"  # counted from 1, as everywhere
+        return f"{number} | you are P{self.seat} | hands {sizes}\n{render_text(round_)}"
 
     def close(self) -> None:
         """Stops the opponents' programs (bots that have a ``close``, such as ``ProcessBot``)."""
@@ -234,14 +252,17 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         if finished and self.reward_kind == "round":
             scores = after.results[-1].scores
             reward = (sum(scores) / self.players - scores[self.seat]) / worst_total(self.rules, 1)
+        if finished:
+            self._round_outcome = after.results[-1].outcome
         if len(after.results) >= self.rounds and not after.is_over:
             # An episode cut short: show the last round played, not the round the engine dealt next.
-            after = replace_game(after, round=after.results[-1].final, round_index=game.round_index)
+            after = attrs.evolve(after, round=after.results[-1].final, round_index=game.round_index)
         self.game = after
         if after.is_over or len(after.results) >= self.rounds:
             self._done = True
+            won = after.winners or decide_winners(self.rules, after.totals, after.results)
+            self._outcome = Outcome(Termination.LAST_ROUND, won)
             if self.reward_kind == "game":
-                won = after.winners or winners(self.rules, after.totals, after.results)
                 reward = win_utilities(self.players, won)[self.seat]
         return reward
 
@@ -271,6 +292,11 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
         info: dict[str, Any] = {"action_mask": self.action_masks().astype(np.int8), "seat": self.seat}
         if illegal:
             info["illegal_action"] = True
+        if self._round_outcome is not None:  # a round ended during this step
+            info["round_outcome"] = self._round_outcome
+            self._round_outcome = None
+        if self._outcome is not None:
+            info["outcome"] = self._outcome
         return info
 
 

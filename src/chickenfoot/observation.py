@@ -1,6 +1,7 @@
 """Observation tensors: one fixed-size ``float32`` vector per player, for learning (needs numpy).
 
-Install with ``pip install chickenfoot[numpy]`` (the OpenSpiel and PettingZoo extras include it).
+Install the ``numpy`` extra (``python -m pip install ".[numpy]"`` from a checkout,
+``"chickenfoot[numpy]"`` once it is on PyPI); the OpenSpiel and PettingZoo extras include it.
 The vector is built from a :class:`~chickenfoot.PlayerView`, so it holds only what the
 player may see. Seats are *relative*: entry 0 of every per-seat
 block is ``player``, entry 1 the next player to move after them (TURN-1), and so on, so one
@@ -46,7 +47,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
+from ._extras import needs
+
+try:
+    import numpy as np
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error) from error
 
 from ._moves import Draw, Pass, Play
 from ._rules import Rules

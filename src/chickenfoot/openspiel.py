@@ -1,6 +1,7 @@
 """Chicken Foot as an OpenSpiel game: ``pyspiel.load_game("python_chickenfoot")``.
 
-Install with ``pip install chickenfoot[openspiel]``; importing this module registers the game.
+Install the ``openspiel`` extra (``python -m pip install ".[openspiel]"`` from a checkout,
+``"chickenfoot[openspiel]"`` once it is on PyPI); importing this module registers the game.
 Parameters (all optional):
 
 =============  ==========  ===============================================================
@@ -38,12 +39,18 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+from ._extras import needs
+
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error, "openspiel") from error
 
 from . import actions
 from ._chance import ChanceGame
 from ._errors import IllegalMoveError, InvalidMoveError
+from ._outcome import Outcome, Termination
 from ._rules import Rules, max_round_moves
 from ._scoring import win_utilities, worst_total
 from .observation import layout, observation_size, write_history, write_observation
@@ -225,6 +232,19 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
             return [mean - total for total in core.totals]
         return win_utilities(players, core.winners())
 
+    def round_outcomes(self) -> list[Outcome]:
+        """Lists how each finished round ended: went out, blocked or an unfillable foot, and who went out.
+
+        (OpenSpiel's states have no info dictionary; each round's end is also an event of the
+        information state strings, ``"P2 went out; scores 0 14 3"``.)
+        """
+        return [result.outcome for result in self.core.results]
+
+    def outcome(self) -> Outcome | None:
+        """Gets how the game ended (its last round played) and its winners, once terminal; else ``None``."""
+        core = self.core
+        return Outcome(Termination.LAST_ROUND, core.winners()) if core.is_over else None
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> ChickenfootState:
         """Returns a state ``player_id`` cannot tell from this one, with the unseen tiles sampled again.
 
@@ -238,7 +258,7 @@ class ChickenfootState(pyspiel.State):  # type: ignore[misc]
 
     def __str__(self) -> str:
         core = self.core
-        lines = [f"round {core.round_index} totals {' '.join(map(str, core.totals))}"]
+        lines = [f"round {core.round_index + 1} of {core.rules.rounds} totals {' '.join(map(str, core.totals))}"]
         if core.round is None:
             lines.append("dealing: " + " / ".join(" ".join(map(str, hand)) for hand in core.hands))
         else:
@@ -303,7 +323,7 @@ class ChickenfootObserver:
             return " | ".join([f"p{player}", *(text for seen_by, text in core.events if seen_by is None)])
         view = core.view(player)
         board = view.board
-        parts = [f"p{player}", f"round {view.round_index}"]
+        parts = [f"p{player}", f"round {view.round_index + 1}"]
         if self.private:
             parts.append(f"hand {' '.join(map(str, sorted(view.hand)))}")
         parts += [

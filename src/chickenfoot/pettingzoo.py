@@ -1,13 +1,17 @@
 """Chicken Foot as a PettingZoo AEC environment with action masks.
 
-Install with ``pip install chickenfoot[pettingzoo]``. Agents are ``"player_0"`` … in seat order.
+Install the ``pettingzoo`` extra (``python -m pip install ".[pettingzoo]"`` from a checkout,
+``"chickenfoot[pettingzoo]"`` once it is on PyPI). Agents are ``"player_0"`` … in seat order.
 Each agent observes a dict: ``"observation"``, the ``chickenfoot.observation`` vector (its own
 view, relative seats), and ``"action_mask"``, an ``int8`` flag per action of
 ``chickenfoot.actions`` (all 0 unless it is that agent's turn); the same mask is in each
 agent's ``info["action_mask"]``. With ``history=True`` the observation vector also carries the
 public history of the round (``chickenfoot.observation.history``: who played each tile, each
 seat's draws and passes), the same content as the OpenSpiel information state. The agent to
-move may act twice in a row: a draw does not end the turn (DRAW-1).
+move may act twice in a row: a draw does not end the turn (DRAW-1). After the step that ends a
+round, every agent's ``info["round_outcome"]`` is its :class:`~chickenfoot.Outcome` (went out,
+blocked, an unfillable foot, and who went out); once the game ends, ``info["outcome"]`` is the
+game's (its winners, over the rounds played).
 
 Rewards: ``reward="win"`` (default) pays at the end only: 1 to a sole winner, ties share, and
 the total over all agents is 0 (the same as the OpenSpiel game's ``"win"`` utility).
@@ -31,15 +35,23 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
+from ._extras import needs
+
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error, "pettingzoo") from error
+
+import attrs
 
 from . import actions
 from ._engine import apply, legal_moves, new_game
+from ._outcome import Outcome, Termination
 from ._rules import Rules
-from ._scoring import win_utilities, winners, worst_total
-from ._state import GameState, replace_game
+from ._scoring import decide_winners, win_utilities, worst_total
+from ._state import GameState
 from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
 from .render import render_text
 
@@ -167,6 +179,10 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
         self._clear_rewards()
         after = apply(game, move)
         finished = len(after.results) > len(game.results)
+        for info in self.infos.values():
+            info.pop("round_outcome", None)  # it tells of the step that ended the round, not later ones
+            if finished:
+                info["round_outcome"] = after.results[-1].outcome
         if finished and self.reward == "score":
             scores = after.results[-1].scores
             mean = sum(scores) / self.players
@@ -175,11 +191,14 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
                 self.rewards[self.possible_agents[seat]] = (mean - score) / unit
         if len(after.results) >= self.rounds and not after.is_over:
             # A game cut short: show the last round played, not the round the engine dealt next.
-            after = replace_game(after, round=after.results[-1].final, round_index=game.round_index)
+            after = attrs.evolve(after, round=after.results[-1].final, round_index=game.round_index)
         self.game = after
         if after.is_over or len(after.results) >= self.rounds:
             if self.reward == "win":
                 self._pay_winners(after)
+            won = after.winners or decide_winners(self.rules, after.totals, after.results)
+            for info in self.infos.values():
+                info["outcome"] = Outcome(Termination.LAST_ROUND, won)
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self.agent_selection = self._agent_to_move()
@@ -189,7 +208,7 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
             self.render()
 
     def _pay_winners(self, game: GameState) -> None:
-        won = game.winners or winners(self.rules, game.totals, game.results)
+        won = game.winners or decide_winners(self.rules, game.totals, game.results)
         for agent, utility in zip(self.possible_agents, win_utilities(self.players, won), strict=True):
             self.rewards[agent] = utility
 
@@ -199,7 +218,8 @@ class ChickenfootEnv(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[m
             return None
         round_ = self.game.round
         sizes = " ".join(f"{agent}:{len(hand)}" for agent, hand in zip(self.possible_agents, round_.hands, strict=True))
-        text = f"round {self.game.round_index} | hands {sizes} | yard {len(round_.yard)}\n{render_text(round_)}"
+        number = f"round {self.game.round_index + 1} of {self.game.rules.rounds}"  # counted from 1, as everywhere
+        text = f"{number} | hands {sizes} | yard {len(round_.yard)}\n{render_text(round_)}"
         if self.render_mode == "human":
             print(text)
             return None

@@ -180,9 +180,7 @@ def _reserve(rules: Options, players: int) -> int:
     # or more; cross: none. The reserve option overrides both.
     if rules.reserve is not None:
         return rules.reserve
-    if rules.deal == "cross":
-        return 0
-    return 2 if players == 2 else 1
+    return 0 if rules.deal == "cross" else 2 if players == 2 else 1
 
 
 def _arms(rules: Options, players: int) -> int:
@@ -211,9 +209,8 @@ def deal(rules: Options, players: int, seed: int, round_index: int) -> Round:
     >>> [len(hand) for hand in state.hands], len(state.yard), state.nodes[0].tile
     ([11, 11, 11, 11], 10, (7, 7))
     """
-    # DEAL-1: a configuration that cannot be dealt is refused, saying what to change: fewer than
-    # 2 players, or (OPEN-1) a center with more arms than tiles carry its value, or in trains
-    # fewer arms than players or more than 8.
+    # DEAL-1: a configuration that cannot be dealt is refused, saying what to change: fewer than 2 players,
+    # or (OPEN-1) a center with more arms than tiles carry its value, or in trains fewer arms than players or over 8.
     arms = _arms(rules, players)
     if players < 2 or arms > rules.max_pip or (rules.deal == "trains" and not players <= arms <= 8):
         raise ValueError(f"{players} players cannot play a center of {arms} arms on double-{rules.max_pip}")
@@ -224,9 +221,8 @@ def deal(rules: Options, players: int, seed: int, round_index: int) -> Round:
     if not 0 <= round_index <= rules.max_pip:
         raise ValueError(f"round_index must be from 0 to {rules.max_pip} (ROUND-1), got {round_index!r}")
     double = (rules.max_pip - round_index,) * 2
-    # DEAL-2: the deal is a pure function of (rules, players, seed, round): the generator is
-    # Python's random.Random seeded with the first 16 bytes (big-endian) of the SHA-256 digest
-    # of the text "chickenfoot/{seed}/{round}", and every shuffle below takes the next numbers.
+    # DEAL-2: the deal is a pure function of (rules, players, seed, round): Python's random.Random seeded with the
+    # first 16 bytes (big-endian) of the SHA-256 of "chickenfoot/{seed}/{round}"; each shuffle takes the next numbers.
     digest = hashlib.sha256(f"chickenfoot/{seed}/{round_index}".encode()).digest()
     rng = random.Random(int.from_bytes(digest[:16], "big"))
     shuffled = _shuffle(rng, tiles(rules.max_pip))
@@ -276,12 +272,14 @@ def deal_tiles(rules: Options, players: int, round_index: int, order: list[Tile]
         # DEAL-B3: the player after the one who placed the center moves first.
         first = (holder + 1) % players
     nodes = (Node(center, None, center[0]),)
-    return Round(rules, tuple(map(tuple, hands)), tuple(yard), nodes, first, _reserve(rules, players))
+    dealt = Round(rules, tuple(map(tuple, hands)), tuple(yard), nodes, first, _reserve(rules, players))
+    # END-2: a round can be blocked as dealt (contrived options only); it is over at once.
+    return replace(dealt, is_over=_blocked(dealt))
 
 
 def new_game(rules: Options, players: int, seed: int = 0) -> Game:
     """Starts a game and deals its first round (ROUND-1)."""
-    return Game(rules, players, seed, deal(rules, players, seed, 0), 0, (0,) * players)
+    return _closed(Game(rules, players, seed, deal(rules, players, seed, 0), 0, (0,) * players))
 
 
 # -- The board --------------------------------------------------------------------------------
@@ -419,8 +417,7 @@ def _foot_unfillable(state: Round) -> bool:
         return False
     value = state.nodes[foot].exposed
     drawable = state.yard[: len(state.yard) - state.reserve]
-    left = [tile for hand in state.hands for tile in hand if value in tile]
-    left += [tile for tile in drawable if value in tile]
+    left = [tile for tiles in (*state.hands, drawable) for tile in tiles if value in tile]
     return len(left) < _rooms(state)[foot]
 
 
@@ -475,19 +472,23 @@ def apply(state: Game | Round, move: Move) -> Game | Round:
         return _after(state, move)
     if state.is_over:
         raise ValueError("the game is over: no more moves")
-    after = apply(state.round, move)
-    if not after.is_over:
-        return replace(state, round=after)
-    # SCORE-1 and GAME-1: the round is scored and the scores add up.
-    scores = round_scores(after)
-    results = (*state.results, Result(after.nodes[0].tile[0], scores, after.went_out, after))
-    totals = tuple(total + score for total, score in zip(state.totals, scores, strict=True))
-    game = replace(state, round=after, totals=totals, results=results)
-    # ROUND-1: one round per double, from N-N down to 0-0; after the last, the winners are named.
-    if game.is_over:
-        return replace(game, winners=winners(game.rules, totals, results))
-    following = deal(game.rules, game.players, game.seed, game.round_index + 1)
-    return replace(game, round=following, round_index=game.round_index + 1)
+    return _closed(replace(state, round=apply(state.round, move)))
+
+
+def _closed(game: Game) -> Game:
+    # END-2: a round ends when play does, or as dealt; the rounds are closed until one is in play.
+    while game.round.is_over and not game.is_over:
+        # SCORE-1 and GAME-1: the round is scored and the scores add up.
+        after, scores = game.round, round_scores(game.round)
+        results = (*game.results, Result(after.nodes[0].tile[0], scores, after.went_out, after))
+        totals = tuple(total + score for total, score in zip(game.totals, scores, strict=True))
+        game = replace(game, totals=totals, results=results)
+        # ROUND-1: one round per double, from N-N down to 0-0; after the last, the winners are named.
+        if game.is_over:
+            return replace(game, winners=winners(game.rules, totals, results))
+        index = game.round_index + 1
+        game = replace(game, round=deal(game.rules, game.players, game.seed, index), round_index=index)
+    return game
 
 
 def perft(state: Game | Round, depth: int) -> int:

@@ -7,10 +7,11 @@ toe as one line of tiles, and opens a branch per toe under each chicken foot.
 from __future__ import annotations
 
 from ._board import Board
+from ._moves import Draw, Move, Play
 from ._state import GameState, RoundState
 from ._views import PlayerView
 
-__all__ = ["render_text"]
+__all__ = ["describe_move", "render_text"]
 
 
 def render_text(state: GameState | RoundState | Board, *, width: int | None = None) -> str:
@@ -113,6 +114,19 @@ def render_text(state: GameState | RoundState | Board, *, width: int | None = No
     lines.append(f"#0 {nodes[0].tile} center, {arms}/{total} arms{mark(0)}")
     branches(0, "arm", "")
     return "\n".join(lines)
+
+
+def describe_move(move: Move, *, you: bool = False) -> str:
+    """Says a move in words, as someone's (``plays``), or with ``you`` as the reader's own (``play``).
+
+    >>> import chickenfoot as cf
+    >>> describe_move(cf.Play(cf.Tile(9, 5), onto=3)), describe_move(cf.Draw(), you=True)
+    ('plays 9-5 onto #3', 'draw')
+    """
+    ending = "" if you else "s"
+    if type(move) is Play:
+        return f"play{ending} {move.tile} onto #{move.onto}"
+    return f"draw{ending}" if type(move) is Draw else ("pass" if you else "passes")
 
 
 def _describe(state: GameState | RoundState | PlayerView) -> str:

@@ -8,42 +8,62 @@ SHA-256, and seat ``s`` is taken by ``lineup[(s + i) % n]``. So the games can be
 number of processes, or a Ray cluster, and the results, gathered back in game order, are the
 same, provided each bot object chooses from its view alone, as the built-in bots do (a bot
 object is copied into each worker process, or used as is with ``workers=1``).
+
+Program bots (:class:`~chickenfoot.bots.ProcessBot`) are never shared between games: each game
+runs its own copy, and what each program called itself and did wrong comes back in the results
+(:attr:`GameOutcome.reports`, :attr:`Standing.report`), the same for any number of workers and
+on Ray. An in-process bot that raises or chooses an illegal move stops the tournament with a
+:class:`~chickenfoot.bots.BotError` naming it, its seat, the game and the position. No process a
+program bot started outlives the tournament, even when it is interrupted.
 """
 
 from __future__ import annotations
 
 import collections
+import copy
 import hashlib
 import math
 import os
 import pickle
+import signal
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from types import FrameType
 from typing import Any, Literal, TypeAlias
 
 import attrs
 
+from . import supervisor
 from ._engine import new_game
 from ._errors import BotSpecError
+from ._faults import BotReport
 from ._moves import Move
 from ._rules import Rules
-from .bots import Bot, bot_name, check_spec, make_bot, play_out
+from .bots import Bot, ProcessBot, _play, bot_name, check_spec, make_bot
 
 __all__ = [
     "Backend",
+    "Comparison",
     "Entrant",
-    "Progress",
     "GameOutcome",
+    "LadderGame",
+    "LadderResult",
+    "Progress",
+    "Rating",
+    "Seating",
     "Standing",
     "TournamentResult",
+    "Unit",
+    "cheats",
+    "ladder",
     "play_game",
     "run_tournament",
     "wilson",
 ]
 
 Backend: TypeAlias = Literal["local", "ray"]
-"""Where games run: local processes, or a Ray cluster (``chickenfoot[ray]``)."""
+"""Where games run: local processes, or a Ray cluster (the ``ray`` extra)."""
 
 Progress: TypeAlias = Callable[[int, int], None]
 """Called as ``progress(done, total)`` after each finished game."""
@@ -57,10 +77,6 @@ _WINDOW = 4  # games queued per worker: enough to keep workers busy, few enough 
 def _derive(*parts: object) -> int:
     digest = hashlib.sha256("/".join(map(str, ("chickenfoot-tournament", *parts))).encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def _ints(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(map(int, values))
 
 
 @attrs.frozen
@@ -84,17 +100,21 @@ class GameOutcome:
     """The final totals, by seat."""
     winners: tuple[int, ...]
     """The winning seats."""
-    faults: tuple[int, ...] = attrs.field(default=(), converter=_ints)
-    """The moves each seat forfeited (a :class:`~chickenfoot.bots.ProcessBot` that failed), by seat; empty if none."""
+    reports: tuple[BotReport, ...] = ()
+    """What each seat's bot called itself and did wrong (see :class:`~chickenfoot.bots.BotReport`), by seat;
+    empty when no seat has anything to report (no program played)."""
     moves: tuple[Move, ...] = ()
     """Every move of the game, in order, when the tournament kept them (``keep_moves=True``); else empty.
 
     With the rules, the player count and :attr:`seed` they make a :class:`~chickenfoot.GameRecord`."""
 
 
-def _faults(bot: object) -> int:
-    faults = getattr(bot, "faults", None)
-    return len(faults) if isinstance(faults, list) else 0
+def _report(bot: Bot, index: int) -> BotReport:
+    """Gets what a seat's bot reported over game ``index``: a program's handshake name and faults."""
+    if not isinstance(bot, ProcessBot):
+        return BotReport()
+    faults = [attrs.evolve(fault, game=index) for fault in bot.faults]
+    return BotReport.tally(bot.report().name, faults, bot.stopped)
 
 
 def play_game(
@@ -102,7 +122,8 @@ def play_game(
 ) -> GameOutcome:
     """Plays game ``index`` of a tournament: seats rotated by ``index``, everything seeded from ``seed``.
 
-    Bot names are built afresh for the game (their programs stopped after it); bot objects are used as they are.
+    Bot names are built afresh for the game; a :class:`~chickenfoot.bots.ProcessBot` is copied, so
+    the game runs its own program (stopped after it); other bot objects are used as they are.
     With ``keep_moves`` the outcome carries every move, so the game can be saved as a record.
 
     >>> outcome = play_game(Rules.trains(), ["greedy", "random"], seed=1, index=1)
@@ -115,16 +136,19 @@ def play_game(
     bots: list[Bot] = []
     for seat, entry in enumerate(seats):
         bot = lineup[entry]
-        bots.append(make_bot(bot, seed=_derive(seed, index, seat)) if isinstance(bot, str) else bot)
-    before = [_faults(bot) for bot in bots]
+        if isinstance(bot, str):
+            bot = make_bot(bot, seed=_derive(seed, index, seat))
+        elif isinstance(bot, ProcessBot):
+            bot = copy.copy(bot)  # the settings only: this game's own program, faults and name
+        bots.append(bot)
     try:
-        game = play_out(new_game(rules, players=players, seed=game_seed), bots)
+        game = _play(new_game(rules, players=players, seed=game_seed), bots, index)
     finally:
         for bot in bots:
             close = getattr(bot, "close", None)
             if callable(close):  # a ProcessBot: stop its program between games
                 close()
-    faults = tuple(_faults(bot) - earlier for bot, earlier in zip(bots, before, strict=True))
+    reports = tuple(_report(bot, index) for bot in bots)
     return GameOutcome(
         index=index,
         seed=game_seed,
@@ -132,7 +156,7 @@ def play_game(
         round_scores=tuple(result.scores for result in game.results),
         totals=game.totals,
         winners=game.winners,
-        faults=faults if any(faults) else (),
+        reports=reports if any(report != BotReport() for report in reports) else (),
         moves=game.moves if keep_moves else (),
     )
 
@@ -162,8 +186,8 @@ class Standing:
     """Half-width of the 95% confidence interval of ``win_rate`` (normal, over games)."""
     mean_rounds_won: float
     """Rounds per game in which it scored the lowest (ties shared), per seat."""
-    faults: int = 0
-    """The moves it forfeited over the tournament (a program that answered wrong, crashed or timed out)."""
+    report: BotReport = attrs.field(factory=BotReport)
+    """What it called itself and did wrong over the tournament: a program's handshake name and faults, pooled."""
 
 
 def _mean_ci(samples: list[float]) -> tuple[float, float]:
@@ -204,7 +228,7 @@ class TournamentResult:
             per_game: list[float] = []
             wins: list[float] = []
             rounds_won: list[float] = []
-            faults = 0
+            report = BotReport()
             for outcome in self.outcomes:
                 mine = [seat for seat, entry in enumerate(outcome.seats) if entry in entries]
                 mine_scores = [scores[seat] for scores in outcome.round_scores for seat in mine]
@@ -216,7 +240,8 @@ class TournamentResult:
                     tied = [seat for seat, score in enumerate(scores) if score == low]
                     won += sum(1 for seat in tied if seat in mine) / len(tied)
                 rounds_won.append(won / len(mine))
-                faults += sum(outcome.faults[seat] for seat in mine) if outcome.faults else 0
+                for seat in mine if outcome.reports else ():
+                    report += outcome.reports[seat]
             mean, ci95 = _mean_ci(per_game)
             win_rate, win_ci95 = _mean_ci(wins)
             rows.append(
@@ -229,18 +254,19 @@ class TournamentResult:
                     win_rate=win_rate,
                     win_ci95=win_ci95,
                     mean_rounds_won=_mean_ci(rounds_won)[0],
-                    faults=faults,
+                    report=report,
                 )
             )
         return tuple(rows)
 
 
-_Task: TypeAlias = "tuple[Rules, tuple[Entrant, ...], int, int, bool]"
+_Task: TypeAlias = "tuple[Rules, tuple[Entrant, ...], int, int, bool, str]"
 
 
 def _play_task(task: _Task) -> GameOutcome:
-    rules, lineup, seed, index, keep_moves = task
-    return play_game(rules, lineup, seed, index, keep_moves=keep_moves)
+    rules, lineup, seed, index, keep_moves, tag = task
+    with supervisor.tagged(tag):  # the tournament's mark on its programs, for the sweep at its end
+        return play_game(rules, lineup, seed, index, keep_moves=keep_moves)
 
 
 def _check_entrant(at: int, entry: object) -> None:
@@ -290,7 +316,8 @@ def run_tournament(
     :class:`~chickenfoot.BotSpecError` unless ``workers=1``. The results are the same whatever the
     backend and the number of workers. Games are handed out as workers free up, so even a
     huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
-    (:attr:`GameOutcome.moves`), for saving the games as records.
+    (:attr:`GameOutcome.moves`), for saving the games as records. Every process a program bot
+    started is gone when it returns or raises (Ctrl-C included).
 
     >>> import chickenfoot as cf
     >>> def heaviest(view):
@@ -310,17 +337,21 @@ def run_tournament(
         raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    tasks = ((rules, lineup, seed, index, keep_moves) for index in range(games))
-    if backend == "ray":
-        from ._ray import cloudpickle_dumps, run_on_ray
+    tag = supervisor.new_tag()
+    tasks = ((rules, lineup, seed, index, keep_moves, tag) for index in range(games))
+    try:
+        if backend == "ray":
+            from ._ray import cloudpickle_dumps, run_on_ray
 
-        _check_portable(lineup, cloudpickle_dumps(), "Ray workers")
-        outcomes = run_on_ray(_play_task, tasks, games, address, progress)
-    else:
-        workers = min(workers or os.cpu_count() or 1, games)
-        if workers > 1:
-            _check_portable(lineup, pickle.dumps, "worker processes")
-        outcomes = _run_local(tasks, games, workers, progress)
+            _check_portable(lineup, cloudpickle_dumps(), "Ray workers")
+            outcomes = run_on_ray(_play_task, tasks, games, address, progress)
+        else:
+            workers = min(workers or os.cpu_count() or 1, games)
+            if workers > 1:
+                _check_portable(lineup, pickle.dumps, "worker processes")
+            outcomes = _run_local(tasks, games, workers, progress)
+    finally:
+        supervisor.sweep(tag)  # whatever a killed worker left behind
     names = tuple(bot_name(entry) for entry in lineup)
     return TournamentResult(rules=rules, lineup=names, seed=seed, outcomes=tuple(outcomes))
 
@@ -333,14 +364,43 @@ def _run_local(tasks: Iterable[_Task], total: int, workers: int, progress: Progr
             if progress is not None:
                 progress(len(outcomes), total)
         return outcomes
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for outcome in _in_order(pool, tasks, window=_WINDOW * workers):
-            outcomes.append(outcome)
-            if progress is not None:
-                progress(len(outcomes), total)
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
+        try:
+            for outcome in _in_order(pool, tasks, window=_WINDOW * workers):
+                outcomes.append(outcome)
+                if progress is not None:
+                    progress(len(outcomes), total)
+        except BaseException:  # Ctrl-C, or an error in one game: the games in flight stop at once
+            _stop_workers(pool)
+            raise
     return outcomes
+
+
+def _init_worker() -> None:
+    # Ctrl-C in the terminal is for the parent, which stops the workers with SIGTERM: a worker
+    # then kills its programs and exits, without a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_worker)
+
+
+def _exit_worker(signum: int, frame: FrameType | None) -> None:
+    supervisor.stop_all()
+    os._exit(128 + signum)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancels the games not started and ends the worker processes, which stop their programs first."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # before it, no public handle
+    pool.shutdown(wait=False, cancel_futures=True)
+    if callable(terminate):
+        terminate()
+        return
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(10)
 
 
 def _in_order(pool: Executor, tasks: Iterable[_Task], window: int) -> Iterator[GameOutcome]:
@@ -369,3 +429,19 @@ def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# The ladder builds on the games above (play_game and its runners), so it is imported last.
+from ._ladder import (  # noqa: E402
+    Comparison as Comparison,
+    LadderGame as LadderGame,
+    LadderResult as LadderResult,
+    Rating as Rating,
+    Seating as Seating,
+    Unit as Unit,
+    cheats as cheats,
+    ladder as ladder,
+)
+
+for _public in (Comparison, LadderGame, LadderResult, Rating, cheats, ladder):  # documented here
+    _public.__module__ = __name__

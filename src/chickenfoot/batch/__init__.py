@@ -1,6 +1,7 @@
 """Thousands of games at once: a batch of B games as fixed-shape numpy arrays (needs numpy).
 
-Install with ``pip install chickenfoot[numpy]``. The functions are pure in the style of pgx:
+Install the ``numpy`` extra (``python -m pip install ".[numpy]"`` from a checkout,
+``"chickenfoot[numpy]"`` once it is on PyPI). The functions are pure in the style of pgx:
 :func:`step` returns a new :class:`Batch` and never changes its input (:func:`step_inplace`
 is the explicit in-place form). Actions use the stable numbering of
 ``chickenfoot.actions``, and :func:`to_state` turns any game of a batch back into the

@@ -11,7 +11,6 @@ import numpy as np
 from .._board import Board
 from .._errors import RulesError
 from .._rules import Rules
-from .._scoring import winners
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import full_set
 from ._arrays import ROUND_FIELDS, Batch, empty, refresh
@@ -135,7 +134,7 @@ def _load_game(batch: Batch, index: int, game: GameState) -> None:
     load_round(batch, index, game.round)
 
 
-def _round(batch: Batch, fields: dict[str, Any], is_over: bool) -> RoundState:
+def _round(batch: Batch, fields: dict[str, Any]) -> RoundState:
     tb = batch.tables
     tiles = full_set(tb.rules.max_pip)
     loc, key = fields["loc"][: tb.tiles], fields["key"][: tb.tiles]
@@ -150,7 +149,8 @@ def _round(batch: Batch, fields: dict[str, Any], is_over: bool) -> RoundState:
     board = Board.start(tiles[node_tiles[0]], tb.arms)
     for tile, parent in zip(node_tiles[1:], parents[1:], strict=True):
         board = board.place(tiles[tile], parent)
-    drawn, went_out = int(fields["drawn"]), int(fields["went_out"])
+    drawn = int(fields["drawn"])
+    # Whether the round is over, and how, follows from the position (END-1, END-2).
     return RoundState(
         rules=tb.rules,
         hands=tuple(hands),
@@ -159,8 +159,6 @@ def _round(batch: Batch, fields: dict[str, Any], is_over: bool) -> RoundState:
         current_player=int(fields["current"]),
         reserve=tb.reserve,
         drawn=None if drawn < 0 else tiles[drawn],
-        is_over=is_over,
-        went_out=None if went_out < 0 else went_out,
     )
 
 
@@ -177,7 +175,7 @@ def _final_round(batch: Batch, game: int, number: int) -> RoundState:
     if final is None:
         if len(_FINALS) >= 4096:
             _FINALS.clear()
-        final = _FINALS[key] = _round(batch, fields, True)
+        final = _FINALS[key] = _round(batch, fields)
     return final
 
 
@@ -203,7 +201,7 @@ def to_state(batch: Batch, index: int) -> GameState | RoundState:
     if not 0 <= game < batch.size:
         raise IndexError(f"the batch holds games 0 to {batch.size - 1}, got {index!r}")
     current = {name: getattr(batch, name)[game] for name in ROUND_FIELDS}
-    state = _round(batch, current, bool(batch.round_over[game]))
+    state = _round(batch, current)
     if batch.single_round:
         return state
     tb = batch.tables
@@ -214,7 +212,6 @@ def to_state(batch: Batch, index: int) -> GameState | RoundState:
         scores = tuple(int(score) for score in batch.scores[game, number])
         results.append(RoundResult(double=final.double, scores=scores, went_out=final.went_out, final=final))
     totals = tuple(int(total) for total in batch.totals[game])
-    over = len(results) == tb.rules.rounds
     return GameState(
         rules=tb.rules,
         players=tb.players,
@@ -223,7 +220,6 @@ def to_state(batch: Batch, index: int) -> GameState | RoundState:
         round_index=int(batch.round_index[game]),
         totals=totals,
         results=tuple(results),
-        winners=winners(tb.rules, totals, results) if over else (),
     )
 
 

@@ -27,11 +27,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import gymnasium
-import numpy as np
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
-from numpy.typing import NDArray
+from .._extras import needs
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector.utils import batch_space
+    from numpy.typing import NDArray
+except ModuleNotFoundError as error:  # an optional extra
+    raise needs(__name__, error, "gymnasium") from error
 
 from .._rules import Rules
 from ..actions import action_count

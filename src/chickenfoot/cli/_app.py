@@ -9,28 +9,33 @@ import json
 import math
 import secrets
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 import click
 from rich.console import Console
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from .. import __version__
 from .._engine import new_game
-from .._errors import InvalidRecordError, RulesError
+from .._errors import BotError, BotSpecError, InvalidRecordError, RulesError
+from .._moves import Move
 from .._ray import _ray
 from .._records import GameRecord, replay as replay_record
 from .._rules import PRESETS, Rules
-from ..bots import ProcessBot, make_bot, play_out
+from .._state import GameState
+from ..bots import ProcessBot, check_spec, make_bot, play_out
+from ..render import describe_move
 from ..svg import render_svg
 from ..tournament import Standing, TournamentResult, _derive, run_tournament, wilson
 from ._options import bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
-from ._play import describe, play_session
+from ._play import play_session
 from ._records import load_record, save_record
-from ._show import ending, layout_panel, score_table
+from ._show import ending, fit, layout_panel, plural, round_title, score_table
 
 __all__ = ["app"]
 
@@ -84,6 +89,7 @@ def app() -> None:
     default=None,
     help="Also save the game record (with the bots' names) to FILE, for `chickenfoot replay`.",
 )
+@click.option("--verbose", "-v", is_flag=True, help="Also show each round's final layout as a tree, and its scores.")
 def simulate(
     preset: str,
     rule_overrides: tuple[str, ...],
@@ -92,8 +98,9 @@ def simulate(
     bots: str,
     svg_dir: Path | None,
     save_path: Path | None,
+    verbose: bool,
 ) -> None:
-    """Play a whole game between bots and show each round's final layout and the score table."""
+    """Play a whole game between bots and show it: a row a round in the score table (--verbose: the layouts too)."""
     rules = build_rules(preset, rule_overrides)
     _check_players(rules, players)
     names = parse_bots(bots, players)
@@ -106,18 +113,22 @@ def simulate(
     seated = [make_bot(name, seed=_derive(seed, "simulate", seat)) for seat, name in enumerate(names)]
     console.rule(f"Chicken Foot, {preset} rules, {players} players, seed {seed}")
     game = play_out(new_game(rules, players=players, seed=seed), seated)
-    for number, result in enumerate(game.results, start=1):
-        title = f"Round {number}: {result.double}-{result.double}, {ending(result, names)}"
-        console.print(layout_panel(result.final, title, console.width))
-        console.print("scores: " + "  ".join(f"P{seat}={score}" for seat, score in enumerate(result.scores)))
+    for index, result in enumerate(game.results):
+        title = f"{round_title(index, rules.rounds)}: {result.double}-{result.double}, {ending(result, names)}"
+        if verbose:
+            console.print(layout_panel(result.final, title, console.width))
+            console.print("scores: " + "  ".join(f"P{seat}={score}" for seat, score in enumerate(result.scores)))
         if svg_dir is not None:
-            (svg_dir / f"round-{number:02d}.svg").write_text(render_svg(result.final, title=title), encoding="utf-8")
+            picture = render_svg(result.final, title=title, numbers=True)
+            (svg_dir / f"round-{index + 1:02d}.svg").write_text(picture, encoding="utf-8")
     console.print(score_table(game, names, console.width))
     console.print("totals: " + "  ".join(f"P{seat}={total}" for seat, total in enumerate(game.totals)))
     winners = ", ".join(f"P{seat} {names[seat]}" for seat in game.winners)
     console.print(f"winner{'s' if len(game.winners) > 1 else ''}: {winners}", style="bold", markup=False)
     if svg_dir is not None:
-        console.print(f"wrote {len(game.results)} pictures to {svg_dir}", markup=False)
+        console.print(f"wrote {plural(len(game.results), 'picture')} to {svg_dir}", markup=False)
+    if not verbose:
+        console.print("each round's final layout: --verbose", style="dim", markup=False)
     if save_path is not None:
         try:
             save_record(game, save_path, names=names, event="chickenfoot simulate")
@@ -148,7 +159,16 @@ def simulate(
     default=None,
     help="Also save the game record to FILE when the game ends or you leave (type 'save FILE' to save any time).",
 )
+@click.option(
+    "--load",
+    "load_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Resume the game saved in FILE: its rules, players, seed, moves, names and comments (every move checked).",
+)
+@click.pass_context
 def play(
+    context: click.Context,
     preset: str,
     rule_overrides: tuple[str, ...],
     players: int,
@@ -157,22 +177,85 @@ def play(
     seed: int | None,
     bots: str,
     save_path: Path | None,
+    load_path: Path | None,
 ) -> None:
     """Play against bots in the terminal: pick a numbered move or type one like 9-5@3."""
-    rules = build_rules(preset, rule_overrides)
-    _check_players(rules, players)
-    if seat >= players:
-        raise click.BadParameter(f"seat {seat} does not exist with {players} players: use 0 to {players - 1}")
-    names = list(parse_bots(bots, players - 1))
     if not name.strip():
         raise click.BadParameter("give a name, or leave --name out", param_hint="'--name'")
-    seats = [*names[:seat], name.strip(), *names[seat:]]
     console = _console()
-    if seed is None:
-        seed = secrets.randbelow(2**32)
-    console.print(f"seed {seed} (play this deal again with --seed {seed})")
-    code = play_session(console, rules, players, seat, seed, seats, save_path, console.input)
+    if load_path is not None:
+        game, seat, seats, record = _resume(context, load_path, seat, name.strip(), bots)
+        resumed = f"resuming {load_path.name} at move {len(game.moves) + 1}, seed {game.seed}"
+        console.print(resumed, markup=False)
+        loaded: tuple[Path, GameRecord] | None = (load_path, record)
+    else:
+        rules = build_rules(preset, rule_overrides)
+        _check_players(rules, players)
+        if seat >= players:
+            raise click.BadParameter(f"seat {seat} does not exist with {players} players: use 0 to {players - 1}")
+        names = list(parse_bots(bots, players - 1))
+        seats = [*names[:seat], name.strip(), *names[seat:]]
+        if seed is None:
+            seed = secrets.randbelow(2**32)
+        console.print(f"seed {seed} (play this deal again with --seed {seed})")
+        game, loaded = new_game(rules, players=players, seed=seed), None
+    code = play_session(console, game, seat, seats, save_path, console.input, loaded)
     raise SystemExit(code)
+
+
+def _given(context: click.Context, parameter: str) -> bool:
+    """Tells whether an option was given on the command line, not left at its default."""
+    return context.get_parameter_source(parameter) is click.core.ParameterSource.COMMANDLINE
+
+
+def _resume(
+    context: click.Context, path: Path, seat: int, name: str, bots: str
+) -> tuple[GameState, int, list[str], GameRecord]:
+    """Reads the game ``play --load`` resumes: the position, the person's seat, every seat's name, the record.
+
+    The record says who sat where: the person is the one seat not named by a bot, unless
+    ``--seat`` says otherwise; the bots are the record's, unless ``--bots`` names others. A
+    record's ``cmd:`` bot is never run unless ``--bots`` asks for it: a file must not start programs.
+    """
+    clashing = [option for option in ("preset", "rule_overrides", "players", "seed") if _given(context, option)]
+    if clashing:
+        given = ", ".join("--rule" if option == "rule_overrides" else f"--{option}" for option in clashing)
+        raise click.UsageError(f"--load takes the rules, players and seed from {path}: leave out {given}")
+    try:
+        record, states = load_record(path)
+    except InvalidRecordError as error:
+        raise click.ClickException(f"{path}: {error}") from None
+    game = states[-1]
+    if game.is_over:
+        raise click.ClickException(f"{path}: that game is over ({record.result}): see it with `chickenfoot replay`")
+    names = list(record.names) or ["human" if player == seat else "greedy" for player in range(game.players)]
+    if _given(context, "seat"):
+        if seat >= game.players:
+            valid = f"use 0 to {game.players - 1}"
+            raise click.BadParameter(f"seat {seat} does not exist in a {game.players}-player game: {valid}")
+    elif record.names:
+        people = [player for player, who in enumerate(names) if not _is_bot(who)]
+        if len(people) != 1:
+            raise click.UsageError(f"{path} does not say which seat is yours: give --seat (0 to {game.players - 1})")
+        seat = people[0]
+    if _given(context, "name") or not record.names:
+        names[seat] = name
+    if _given(context, "bots"):
+        others = list(parse_bots(bots, game.players - 1))
+        names = [*others[:seat], names[seat], *others[seat:]]
+    for player, who in enumerate(names):
+        if player != seat and (not _is_bot(who) or who[:4].lower() == "cmd:"):
+            what = "runs a program" if _is_bot(who) else "is not a bot"
+            raise click.UsageError(f"seat {player} of {path} ({who!r}) {what}: name the opponents with --bots")
+    return game, seat, names, record
+
+
+def _is_bot(name: str) -> bool:
+    try:
+        check_spec(name)
+    except BotSpecError:
+        return False
+    return True
 
 
 # -- tournament ------------------------------------------------------------------------------
@@ -186,21 +269,59 @@ def _trials(standing: Standing) -> int:
     return standing.games * standing.seats
 
 
-def _standings_table(result: TournamentResult) -> Table:
+def _shown_names(standings: tuple[Standing, ...]) -> list[str]:
+    """Names each standing as the table shows it: a program by its handshake name (numbered if two share one)."""
+    names = [standing.report.name or standing.bot for standing in standings]
+    for name in set(names):
+        if names.count(name) > 1:
+            numbered = iter(range(1, len(names) + 1))
+            names = [f"{shown} #{next(numbered)}" if shown == name else shown for shown in names]
+    return names
+
+
+def _standings_table(result: TournamentResult, names: list[str]) -> Table:
     players = len(result.lineup)
     table = Table(
         title=f"{len(result.outcomes)} games, seats rotated, seed {result.seed} (par win rate {1 / players:.0%})",
         title_justify="left",
     )
-    for column in ("bot", "seats", "mean score/round (95% CI)", "win rate (95% CI)", "rounds won/game"):
-        table.add_column(column, justify="left" if column == "bot" else "right")
-    for standing in result.standings:
+    table.add_column("bot", overflow="fold")  # a long name wraps, never cut
+    for column in ("seats", "mean score/round\n(95% CI)", "win rate\n(95% CI)", "rounds\nwon/game"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for name, standing in zip(names, result.standings, strict=True):
         half = standing.ci95
         mean = f"{standing.mean_round_score:.2f}" + ("" if math.isnan(half) else f" ± {half:.2f}")
         low, high = wilson(standing.win_rate, _trials(standing))
         rate = f"{standing.win_rate:.1%}" + ("" if math.isnan(low) else f" ({low:.0%}-{high:.0%})")
-        table.add_row(Text(standing.bot), str(standing.seats), mean, rate, f"{standing.mean_rounds_won:.2f}")
+        table.add_row(Text(name), str(standing.seats), mean, rate, f"{standing.mean_rounds_won:.2f}")
     return table
+
+
+def _legend(result: TournamentResult, names: list[str]) -> Text | None:
+    """Says which lineup entry each program's handshake name stands for, or ``None`` if no name differs."""
+    lines = [f"{name}: {standing.bot}" for name, standing in zip(names, result.standings, strict=True)]
+    lines = [line for line, name, standing in zip(lines, names, result.standings, strict=True) if name != standing.bot]
+    return Text("\n".join(lines)) if lines else None
+
+
+def _faults(result: TournamentResult, names: list[str]) -> list[Text | Padding]:
+    """Lists each faulting bot (its name on a line of its own) and its fault kinds, counts and first reasons."""
+    shown: list[Text | Padding] = []
+    for name, standing in zip(names, result.standings, strict=True):
+        report = standing.report
+        table = Table(box=None, show_header=False, pad_edge=False)
+        table.add_column("fault")
+        table.add_column("count", justify="right")
+        table.add_column("the first: where, and why", overflow="fold")
+        for tally in report.faults:
+            table.add_row(tally.kind, f"{tally.count:,}", Text(f"first in {tally.first.where()}: {tally.first.detail}"))
+        if report.stopped:
+            table.add_row("stopped", f"{report.stopped:,}", "moves forfeited without asking, after a fault stopped it")
+        if table.row_count:
+            shown += [Text(name, style="bold"), Padding(table, (0, 0, 0, 2))]
+    if shown:
+        shown.insert(0, Text("Faults (a forfeited move is played as the first legal move):"))
+    return shown
 
 
 def _result_json(result: TournamentResult) -> str:
@@ -221,12 +342,21 @@ def _result_csv(result: TournamentResult) -> str:
     """Writes the standings as CSV, floats to 4 decimals (6 significant digits at most matter here),
     with the win rate's Wilson interval."""
     buffer = io.StringIO()
-    fields = [field.name for field in attrs.fields(type(result.standings[0]))]
-    writer = csv.DictWriter(buffer, fieldnames=[*fields, "win_low95", "win_high95"], lineterminator="\n")
+    fields = [field.name for field in attrs.fields(Standing) if field.name != "report"]
+    extra = ["name", "faults", "stopped", "win_low95", "win_high95"]
+    writer = csv.DictWriter(buffer, fieldnames=[*fields, *extra], lineterminator="\n")
     writer.writeheader()
     for standing in result.standings:
         low, high = wilson(standing.win_rate, _trials(standing))
-        row = {**attrs.asdict(standing), "win_low95": low, "win_high95": high}
+        report = standing.report
+        row = {
+            **attrs.asdict(standing, filter=lambda field, _: field.name != "report"),
+            "win_low95": low,
+            "win_high95": high,
+            "name": report.name or standing.bot,
+            "faults": report.fault_count,
+            "stopped": report.stopped,
+        }
         writer.writerow({key: round(value, 4) if isinstance(value, float) else value for key, value in row.items()})
     return buffer.getvalue()
 
@@ -265,6 +395,20 @@ def _write(target: str, text: str, console: Console) -> None:
     help="Time a cmd: bot has for each move; a late answer forfeits its moves for the rest of the game.",
 )
 @click.option(
+    "--startup-seconds",
+    type=click.FloatRange(0, 3600, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Time a cmd: bot has to start and write its handshake, in each game.",
+)
+@click.option(
+    "--bot-log",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="Append what cmd: bots write to stderr (1 MiB a game at most) and their info lines to FILE.",
+)
+@click.option(
     "--workers",
     type=click.IntRange(1),
     default=None,
@@ -275,7 +419,7 @@ def _write(target: str, text: str, console: Console) -> None:
     type=click.Choice(["local", "ray"]),
     default="local",
     show_default=True,
-    help="Run games in local processes, or as Ray tasks (needs chickenfoot[ray]).",
+    help="Run games in local processes, or as Ray tasks (needs the ray extra).",
 )
 @click.option(
     "--address",
@@ -302,6 +446,8 @@ def tournament(
     bots: str,
     seed: int,
     move_seconds: float,
+    startup_seconds: float,
+    bot_log: Path | None,
     workers: int | None,
     backend: str,
     address: str | None,
@@ -323,9 +469,18 @@ def tournament(
             _ray()
         except ImportError as error:
             raise click.ClickException(str(error)) from None
-    # A program's bot gets the move time asked for, and keeps its bot name in the standings.
+    if bot_log is not None:
+        try:
+            bot_log.open("a", encoding="utf-8").close()
+        except OSError as error:
+            problem = f"cannot write {bot_log}: {error.strerror or error}"
+            raise click.BadParameter(problem, param_hint="'--bot-log'") from None
+    # A program's bot gets the times asked for, and keeps its bot name in the lineup (the
+    # standings show its handshake name, with a legend).
     entrants = [
-        ProcessBot(shlex.split(name[4:]), seconds=move_seconds, name=name) if name[:4].lower() == "cmd:" else name
+        ProcessBot(shlex.split(name[4:]), seconds=move_seconds, startup_seconds=startup_seconds, name=name, log=bot_log)
+        if name[:4].lower() == "cmd:"
+        else name
         for name in lineup
     ]
     columns = (
@@ -336,7 +491,10 @@ def tournament(
         TextColumn("left"),
         TimeRemainingColumn(),
     )
-    progress = Progress(*columns, console=console, transient=False)
+    # Progress is for a person watching: on stderr, and only when that is a terminal, so
+    # `tournament > results.txt` (or a pipe) holds the results alone.
+    progress_console = _console(stderr=True)
+    progress = Progress(*columns, console=progress_console, transient=False, disable=not progress_console.is_terminal)
     task = progress.add_task("games", total=games)
 
     def advance(done: int, total: int) -> None:
@@ -358,20 +516,15 @@ def tournament(
             progress=advance,
             keep_moves=save_dir is not None,
         )
-    except (ImportError, ConnectionError) as error:
+    except (ImportError, ConnectionError, BotError) as error:
         raise click.ClickException(str(error)) from None
     finally:
         progress.stop()
-    console.print(_standings_table(result))
-    for standing in result.standings:
-        if standing.faults:
-            console.print(
-                Text.assemble(
-                    (standing.bot, "bold red"),
-                    f" forfeited {standing.faults} moves (an illegal answer, a crash or a timeout): "
-                    "the first legal move was played instead",
-                )
-            )
+    names = _shown_names(result.standings)
+    console.print(_standings_table(result, names))
+    legend = _legend(result, names)
+    for shown in ([legend] if legend is not None else []) + _faults(result, names):
+        console.print(shown)
     if json_path is not None:
         _write(json_path, _result_json(result), console)
     if csv_path is not None:
@@ -409,7 +562,7 @@ def _save_games(result: TournamentResult, directory: Path, console: Console) -> 
 )
 @click.option("--pause/--no-pause", default=False, help="Wait for Enter between steps (q then Enter stops).")
 def replay(file: Path, by: str, pause: bool) -> None:
-    """Step through a saved game record (from `chickenfoot play`), checking every move."""
+    """Step through a saved game record (from `chickenfoot play`), checking every move, with its comments."""
     try:
         record, states = load_record(file)
     except InvalidRecordError as error:
@@ -417,14 +570,16 @@ def replay(file: Path, by: str, pause: bool) -> None:
     console = _console()
     first = states[0]
     names = list(record.names) or ["?"] * first.players
-    console.rule(Text(f"{file.name}: {first.players} players, seed {first.seed}, {len(states) - 1} moves"))
-    seated = ", ".join(f"P{seat} {name}" for seat, name in enumerate(names))
-    headers = [f"players: {seated}"] if record.names else []
+    console.rule(Text(f"{file.name}: {first.players} players, seed {first.seed}, {plural(len(states) - 1, 'move')}"))
+    seated = [f"P{seat} {name}" + ("," if seat < len(names) - 1 else "") for seat, name in enumerate(names)]
+    headers = fit("players: ", seated, console.width, separator=" ") if record.names else []
     headers += [f"{key}: {value}" for key, value in (("event", record.event), ("date", record.date)) if value]
     if record.result is not None:
         headers.append(f"result: {record.result}")
+    headers += [f"{tag}: {value}" for tag, value in record.tags.items()]
     for line in headers:
         console.print(line, markup=False)
+    rounds = first.rules.rounds
 
     def wait() -> bool:
         if not pause:
@@ -434,32 +589,59 @@ def replay(file: Path, by: str, pause: bool) -> None:
         except EOFError:
             return False
 
+    def note(text: str) -> None:
+        console.print(Text(text, style="italic"), markup=False)
+
+    # Moves and rounds are numbered from 1, as the record's comments and the readers' messages number them.
+    turns = [
+        (number, before.round_index, before.round.current_player, after.moves[-1])
+        for number, (before, after) in enumerate(itertools.pairwise(states), start=1)
+    ]
     last = states[-1]
     if by == "move":
-        for number, (before, after) in enumerate(itertools.pairwise(states), start=1):
-            player = before.round.current_player
-            move = after.moves[-1]
-            console.print(
-                f"{number}. round {before.round_index + 1}: P{player} {names[player]} {describe(move)}", markup=False
-            )
-            if len(after.results) > len(before.results):
-                result = after.results[-1]
-                title = f"Round {len(after.results)} over: {ending(result, names)}"
+        for number, index, player, move in turns:
+            if index + 1 in record.round_comments and (number == 1 or turns[number - 2][1] != index):
+                note(f"{round_title(index, rounds)}: {record.round_comments[index + 1]}")  # as the round starts
+            said = f"move {number}, round {index + 1}: P{player} {names[player]} {describe_move(move)}"
+            console.print(said, markup=False)
+            if number in record.comments:
+                note(f"  {record.comments[number]}")
+            if len(states[number].results) > len(states[number - 1].results):
+                result = states[number].results[-1]
+                title = f"{round_title(index, rounds)} over: {ending(result, names)}"
                 console.print(layout_panel(result.final, title, console.width))
             if not wait():
                 return
     else:
-        for number, result in enumerate(last.results, start=1):
-            console.print(layout_panel(result.final, f"Round {number}: {ending(result, names)}", console.width))
+        for index, result in enumerate(last.results):
+            title = f"{round_title(index, rounds)}: {ending(result, names)}"
+            console.print(layout_panel(result.final, title, console.width))
             console.print("scores: " + "  ".join(f"P{seat}={score}" for seat, score in enumerate(result.scores)))
+            _round_notes(record, turns, index, names, note)
             if not wait():
                 return
         if not last.is_over:
             round_ = last.round
-            title = f"Round {last.round_index + 1} (unfinished, P{round_.current_player} to move)"
+            title = f"{round_title(last.round_index, rounds)} (unfinished, P{round_.current_player} to move)"
             console.print(layout_panel(round_, title, console.width))
+            _round_notes(record, turns, last.round_index, names, note)
     if last.results:
         console.print(score_table(last, names, console.width))
+
+
+def _round_notes(
+    record: GameRecord,
+    turns: list[tuple[int, int, int, Move]],
+    index: int,
+    names: list[str],
+    note: Callable[[str], None],
+) -> None:
+    """Writes the comments on round ``index`` and on its moves, each move named as ``replay --by move`` names it."""
+    if index + 1 in record.round_comments:
+        note(record.round_comments[index + 1])
+    for number, round_index, player, move in turns:
+        if round_index == index and number in record.comments:
+            note(f"move {number} (P{player} {names[player]} {describe_move(move)}): {record.comments[number]}")
 
 
 # -- rules -----------------------------------------------------------------------------------
@@ -512,7 +694,7 @@ def rules(preset: str, players: int) -> None:
         chosen.check_players(players)
         facts = (
             f"With {players} players: {chosen.hand_size_for(players)} tiles each, center takes "
-            f"{chosen.arms_for(players)} arms, {chosen.reserve_for(players)} tile(s) kept in the yard, "
+            f"{chosen.arms_for(players)} arms, {plural(chosen.reserve_for(players), 'tile')} kept in the yard, "
             f"{chosen.rounds} rounds on a {chosen.set_size}-tile double-{chosen.max_pip} set. Lowest total wins."
         )
     except RulesError as error:

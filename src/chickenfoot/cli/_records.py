@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .._errors import InvalidRecordError
@@ -13,12 +13,30 @@ from .._state import GameState
 __all__ = ["load_record", "save_record"]
 
 
-def save_record(game: GameState, path: str | Path, *, names: Sequence[str], event: str) -> Path:
-    """Writes ``game``'s record (rules, players, seed, moves, and the headers: names, event, today's
-    date, result) as JSON to ``path``; returns the path."""
+def save_record(
+    game: GameState,
+    path: str | Path,
+    *,
+    names: Sequence[str],
+    event: str,
+    date: str | None = None,
+    comments: Mapping[int, str] | None = None,
+    round_comments: Mapping[int, str] | None = None,
+    tags: Mapping[str, str] | None = None,
+) -> Path:
+    """Writes ``game``'s record (rules, players, seed, moves, and the headers: names, event, the
+    date, or else today's, result, comments, tags) as JSON to ``path``; returns the path."""
     target = Path(path)
     today = datetime.datetime.now(datetime.timezone.utc).date().isoformat()
-    record = GameRecord.from_game(game, names=names, event=event, date=today)
+    record = GameRecord.from_game(
+        game,
+        names=names,
+        event=event,
+        date=date or today,
+        comments=comments,
+        round_comments=round_comments,
+        tags=tags,
+    )
     target.write_text(to_json(record, indent=1) + "\n", encoding="utf-8")
     return target
 

@@ -1,4 +1,4 @@
-"""Rich pictures shared by the commands: layouts, hands, round and score tables."""
+"""Rich pictures shared by the commands: layouts, hands, round and score tables, lines that wrap whole."""
 
 from __future__ import annotations
 
@@ -8,11 +8,41 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from .._outcome import Termination
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import Tile
 from ..render import render_text
 
-__all__ = ["ending", "layout_panel", "score_table", "tiles_text"]
+__all__ = ["ending", "fit", "layout_panel", "plural", "round_title", "score_table", "tiles_text"]
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """Counts ``word``: ``1 tile``, ``2 tiles``, ``no tile`` (``words`` for an irregular plural)."""
+    if count == 0:
+        return f"no {word}"
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
+def fit(head: str, entries: Sequence[str], width: int, *, separator: str = "  ") -> list[str]:
+    """Writes ``head`` then the entries on as few lines as fit ``width`` columns, never splitting an entry.
+
+    Lines after the first start under the first entry; an entry wider than a line has it to itself.
+
+    >>> fit("totals: ", ["P0 12", "P1 7", "P2 30"], 20)
+    ['totals: P0 12  P1 7', '        P2 30']
+    """
+    if not entries:
+        return [head.rstrip()]
+    pad = " " * len(head)
+    lines, line = [], head + entries[0]
+    for entry in entries[1:]:
+        if len(line) + len(separator) + len(entry) <= width:
+            line += separator + entry
+        else:
+            lines.append(line)
+            line = pad + entry
+    lines.append(line)
+    return lines
 
 
 def tiles_text(tiles: Sequence[Tile]) -> str:
@@ -20,10 +50,20 @@ def tiles_text(tiles: Sequence[Tile]) -> str:
     return " ".join(f"[{tile}]" for tile in sorted(tiles, reverse=True)) or "(none)"
 
 
+def round_title(index: int, rounds: int) -> str:
+    """Names a round as people count: ``Round 1 of 10`` for ``round_index`` 0."""
+    return f"Round {index + 1} of {rounds}"
+
+
 def ending(result: RoundResult, names: Sequence[str]) -> str:
-    """Says how a round ended: ``P2 greedy went out``."""
-    if result.went_out is not None:
-        return f"P{result.went_out} {names[result.went_out]} went out"
+    """Says how a round ended (its :class:`~chickenfoot.Outcome`): ``P2 greedy went out``."""
+    outcome = result.outcome
+    if outcome.termination is Termination.WENT_OUT:
+        return f"P{outcome.winners[0]} {names[outcome.winners[0]]} went out"
+    if outcome.termination is Termination.UNFILLABLE_FOOT:
+        foot = result.final.board.pending
+        where = "" if foot is None else f" on {result.final.board.node(foot).tile}"
+        return f"the chicken foot{where} could no longer be filled"
     return "blocked: nobody could play or draw"
 
 
@@ -36,13 +76,22 @@ def layout_panel(state: RoundState, title: str, width: int = 80) -> Panel:
     return Panel(Text(tree), title=Text(title), title_align="left", expand=False)
 
 
-def score_table(game: GameState, names: Sequence[str], width: int = 80) -> Table:
-    """Tabulates each finished round's scores and the totals, the winners starred.
+_ENDED = {
+    Termination.WENT_OUT: "P{} out",
+    Termination.BLOCKED: "blocked",
+    Termination.UNFILLABLE_FOOT: "unfillable",  # as the position notation writes it
+}
+"""How the score table's last column says a round ended (a round's outcome is never a game's LAST_ROUND)."""
 
-    Each seat's column is headed ``P2 greedy``; when that would not fit in ``width`` columns, it
-    is headed ``P2`` and the caption under the table names the seats.
+
+def score_table(game: GameState, names: Sequence[str], width: int = 80) -> Table:
+    """Tabulates each finished round's scores, how it ended and the totals, the winners starred.
+
+    One row a round: a game reads in one screen. Each seat's column is headed ``P2 greedy``;
+    when that would not fit in ``width`` columns, it is headed ``P2`` and the caption under the
+    table names the seats.
     """
-    room = 8 + 9 + sum(max(len(f"P{seat} {name}"), 5) + 3 for seat, name in enumerate(names))
+    room = 8 + 9 + 11 + sum(max(len(f"P{seat} {name}"), 5) + 3 for seat, name in enumerate(names)) + 1
     legend = room > width
     table = Table(
         title="Scores (lowest total wins)",
@@ -54,17 +103,20 @@ def score_table(game: GameState, names: Sequence[str], width: int = 80) -> Table
     table.add_column("double", justify="center")
     for seat, name in enumerate(names):
         table.add_column(Text(f"P{seat}" if legend else f"P{seat} {name}"), justify="right")
+    table.add_column("ended")
     for number, result in enumerate(game.results, start=1):
         cells = [
             Text(str(score), style="bold green" if seat == result.went_out else "")
             for seat, score in enumerate(result.scores)
         ]
-        table.add_row(str(number), f"{result.double}-{result.double}", *cells)
+        ended = _ENDED[result.outcome.termination].format(*result.outcome.winners)
+        table.add_row(str(number), f"{result.double}-{result.double}", *cells, ended)
     winners = set(game.winners)
     table.add_section()
     table.add_row(
         "total",
         "",
         *(Text(f"{total}{' *' if seat in winners else ''}", style="bold") for seat, total in enumerate(game.totals)),
+        "",
     )
     return table

@@ -1,0 +1,37 @@
+"""Finding processes by what their environment holds: how the tests see that no program outlived its supervisor."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+import pytest
+
+
+def living_with(entry: str) -> list[int]:
+    """Lists the processes (not zombies) whose environment holds ``entry`` (``NAME=VALUE``), on Linux."""
+    wanted = entry.encode()
+    found = []
+    for path in Path("/proc").iterdir():
+        if not path.name.isdigit():
+            continue
+        try:
+            stat = (path / "stat").read_bytes()
+            if stat[stat.rfind(b")") + 2 :].split()[0] == b"Z":
+                continue
+            if wanted in (path / "environ").read_bytes().split(b"\0"):
+                found.append(int(path.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.fixture
+def marked() -> tuple[dict[str, str], str]:
+    """Gives an environment with a mark that every process started from it inherits, and the mark."""
+    if not Path("/proc/self/environ").exists():
+        pytest.skip("finding leftover processes reads /proc (Linux)")
+    entry = f"CHICKENFOOT_TEST_RUN={secrets.token_hex(8)}"
+    name, value = entry.split("=")
+    return {**os.environ, name: value}, entry
