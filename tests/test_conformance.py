@@ -132,6 +132,35 @@ def test_several_games_at_once_follow_the_reference(statement: Any) -> None:
     assert (summary.games, summary.finished) == (5, 5)
 
 
+# One tile each and all but one of the rest kept back: many rounds are blocked as dealt (END-2 at
+# the deal), which only such contrived options deal; in some games every round is.
+BLOCKED_AS_DEALT = cf.Rules.trains(hand_size=1, reserve=52)
+
+
+@pytest.mark.rule("END-2")
+@pytest.mark.parametrize("statement", STATEMENTS, ids=[statement.name for statement in STATEMENTS])
+def test_a_round_blocked_as_dealt_ends_at_once_in_every_statement(statement: Any) -> None:
+    """A round nobody can play or draw in is over as dealt, scored, and the next dealt: no forced pass."""
+    _needs(statement)
+    if not statement.takes(BLOCKED_AS_DEALT, 2):
+        pytest.skip(f"{statement.name} does not take these options")
+    summary = conformance.check_games(statement, BLOCKED_AS_DEALT, 2, range(8), seed=1)
+    assert (summary.games, summary.finished, summary.rounds) == (8, 8, 8 * BLOCKED_AS_DEALT.rounds)
+    # Fewer moves than rounds: most rounds end without one (the engine's deals of these seeds
+    # have 41 such rounds of 80; a forced pass in each would be counted as a move).
+    as_dealt = sum(
+        not result.final.history for seed in range(8) for result in _finished(cf.new_game(BLOCKED_AS_DEALT, 2, seed))
+    )
+    assert as_dealt > 0
+    assert summary.moves < summary.rounds
+
+
+def _finished(game: cf.GameState) -> tuple[cf.RoundResult, ...]:
+    while not game.is_over:
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    return game.results
+
+
 def test_the_chance_layer_refuses_the_one_variant_it_cannot_follow() -> None:
     """Its yard is a pool whose reserve is whatever is left at the end, so it cannot count the tiles that
     can still be drawn, which the unfillable-foot variant needs: it refuses the pair, naming the way out."""

@@ -337,8 +337,14 @@ def deal_faults(state: RoundState, players: int, round_index: int) -> list[str]:
         faults.append(f"OPEN-1: the board is not the center alone: {board.nodes}")
     if (board.pending, board.missing) != (0, arms):
         faults.append(f"OPEN-2: the center is not pending with {arms} arms to take: {board.pending}, {board.missing}")
-    if (state.drawn, state.is_over, state.went_out, state.history) != (None, False, None, ()):
-        faults.append("a round as dealt has nothing drawn, is not over and has no history")
+    if (state.drawn, state.went_out, state.history) != (None, None, ()):
+        faults.append("a round as dealt has nothing drawn, nobody out and no history")
+    # END-2 at the deal: over as dealt exactly when nobody can draw and no hand carries the center's value.
+    blocked = len(state.yard) <= state.reserve and not any(
+        center[0] in _tile(tile) for hand in state.hands for tile in hand
+    )
+    if state.is_over != blocked:
+        faults.append(f"END-2: the round as dealt has is_over={state.is_over}; blocked as dealt is {blocked}")
     return faults
 
 
@@ -478,10 +484,11 @@ def check_games(
         game, state = event.game, event.state
         where = f"{statement.name}: game {game} (seed {seed_list[game]}), after {event.move}"
         if event.move is None:
-            dealt = check_deal(statement.name, players, 0, state.round, _seed(statement, state), event.chances)
-            games[game] = ref.Game(rules, players, state.seed, dealt, 0, (0,) * players)
+            chances = list(event.chances)
+            dealt = _dealt(statement, players, 0, state, chances, summary)
+            opened = ref.Game(rules, players, state.seed, dealt, 0, (0,) * players)
+            games[game] = _close_rounds(statement, opened, state, chances, where, summary)
             summary.games += 1
-            summary.deals += 1
         else:
             expected = games[game]
             offered = ref.legal_moves(expected)
@@ -520,19 +527,49 @@ def _follow(statement: Statement, expected: ref.Game, event: Event, where: str, 
         yard = ((high, low), *(tile for tile in current.yard if tile != (high, low)))
         expected = replace(expected, round=replace(current, yard=yard))
         summary.chances += 1
-    after = ref.apply(expected, move)
-    if after.round_index != expected.round_index and not after.is_over:
+    after = replace(expected, round=ref.apply(expected.round, move))
+    return _close_rounds(statement, after, state, chances, where, summary)
+
+
+def _dealt(
+    statement: Statement, players: int, round_index: int, state: GameState, chances: list[Chance], summary: Summary
+) -> ref.Round:
+    """Checks round ``round_index`` as ``state`` shows it dealt, taking its chance events from ``chances``.
+
+    A round over as dealt (END-2 at the deal) shows only as its result's final state, which is
+    the deal itself; its chance events are the tiles its hands hold and its center (*trains*: the
+    starter and the hands). The round in play takes the rest.
+    """
+    shown = state.results[round_index].final if round_index < len(state.results) else state.round
+    used = len(chances) if shown is state.round else sum(map(len, shown.hands)) + 1
+    taken = chances[:used]
+    del chances[:used]
+    summary.deals += 1
+    summary.chances += len(taken)
+    return check_deal(statement.name, players, round_index, shown, _seed(statement, state), taken)
+
+
+def _close_rounds(
+    statement: Statement, game: ref.Game, state: GameState, chances: list[Chance], where: str, summary: Summary
+) -> ref.Game:
+    """Scores the reference's round if it is over, deals the next as the statement did, and again while a
+    round is over as dealt (END-2), until a round is in play or the game is over; every deal checked."""
+    while game.round.is_over and not game.is_over:
+        final, scores = game.round, ref.round_scores(game.round)  # SCORE-1, GAME-1: the reference's scoring
+        results = (*game.results, ref.Result(final.nodes[0].tile[0], scores, final.went_out, final))
+        totals = tuple(total + score for total, score in zip(game.totals, scores, strict=True))
+        game = replace(game, totals=totals, results=results)
         summary.rounds += 1
-        summary.deals += 1
-        summary.chances += len(chances)
-        dealt = check_deal(
-            statement.name, after.players, after.round_index, state.round, _seed(statement, state), chances
-        )
-        after = replace(after, round=dealt)
-    elif chances:
+        if game.is_over:
+            game = replace(game, winners=ref.winners(game.rules, totals, results))
+        else:
+            index = game.round_index + 1
+            game = replace(
+                game, round=_dealt(statement, game.players, index, state, chances, summary), round_index=index
+            )
+    if chances:
         raise AssertionError(f"{where}: chance events {chances} where the rules have none")
-    summary.rounds += after.is_over
-    return after
+    return game
 
 
 def _check_every_move(

@@ -13,7 +13,7 @@ from .._errors import RulesError
 from .._rules import Rules
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import full_set
-from ._arrays import ROUND_FIELDS, Batch, empty, refresh
+from ._arrays import ROUND_FIELDS, Batch, close_dealt, empty, refresh
 from ._deal import load_round, start_games
 from ._tables import tables
 
@@ -67,6 +67,8 @@ def init(
     batch = empty(tables(rules, players), seed_array.size, single_round=single_round, deal=deal, reward=reward)
     batch.seed[:] = seed_array
     start_games(batch, np.arange(batch.size), np.full(batch.size, round_index, dtype=np.int16))
+    close_dealt(batch, np.arange(batch.size))  # END-2: a round blocked as dealt is over before any move
+    batch.terminated[:], batch.rewards[:] = False, 0  # what a step reports; no step has been taken
     refresh(batch)
     return batch
 
