@@ -1,18 +1,20 @@
-"""Mutation tests of every statement of the rules, by hand: ``python benchmarks/mutation.py [--jobs N] [PATTERN ...]``.
+"""Mutation tests of the statements of the rules, by hand: ``python benchmarks/mutation.py [--jobs N] [PATTERN ...]``.
 
-mutmut (``pip install -e ".[mutation]"``) changes one small thing at a time in the modules that
-state the rules: the engine (``_core.py``, where the rules of play are computed, ``_engine.py``,
-``_board.py``, ``_deal.py``, ``_scoring.py``), OpenSpiel's chance layer (``_chance.py``) and the
-numpy batch (``batch/``): an operator, a constant, a condition. It runs the tests that reach the
-changed function, from the fast selection in ``[tool.mutmut]`` of ``pyproject.toml`` (the
-conformance suite's fast cases, perft, rules, scoring, deals, the batch's own tests), the fast
-loop's only (``-m "not slow"``). A mutant the tests fail on is *killed*; one they pass on
-*survived*. The script prints every survivor's diff and the share killed in each module;
-docs/quality.md explains each survivor. Each module must reach 90%.
+mutmut (``pip install -e ".[mutation]"``) changes one small thing at a time in the modules named
+by ``only_mutate`` in ``[tool.mutmut]`` of ``pyproject.toml``: the numpy batch (``batch/``) and
+OpenSpiel's chance layer (``_chance.py``), the statements the conformance suite brought under
+test (the engine's own modules, ``_core.py``, ``_engine.py``, ``_board.py``, ``_deal.py`` and
+``_scoring.py``, had their run before; add them back to ``only_mutate`` to run them again). Each
+mutant changes an operator, a constant, a condition, and runs the tests that reach the changed
+function, from the selection in ``[tool.mutmut]`` (the batch's and the chance layer's own
+tests and the conformance suite), the fast loop's cases only (``-m "not slow"``). A mutant the
+tests fail on is *killed*; one they pass on *survived*. The script prints every survivor's diff
+and the share killed in each module; docs/quality.md explains the survivors. Each module must
+reach 90%.
 
 ``PATTERN`` limits the run to mutants whose names match (``"chickenfoot.batch.*"``, for one
 module ``"chickenfoot._chance.*"``); the report covers the modules that have results. A whole
-run takes hours on two shared cores: run it under ``nice``. mutmut keeps its results in
+run takes about 40 minutes on two shared cores: run it under ``nice -n 10``. mutmut keeps its results in
 ``mutants/``: after strengthening the tests, ``--survivors`` runs only the survivors again, and
 ``--report-only`` reprints the last figures. Editing ``[tool.mutmut]`` makes mutmut forget every
 result and start over; after editing tests, delete ``mutants/tests`` and
