@@ -13,7 +13,9 @@ from collections import Counter
 import pytest
 
 import chickenfoot as cf
+from chickenfoot import reference
 from chickenfoot._chance import ChanceGame
+from chickenfoot.conformance import reference_round
 
 
 def advance(game: ChanceGame, rng: random.Random, events: int) -> ChanceGame:
@@ -177,6 +179,37 @@ def test_a_deal_in_progress_shows_as_the_hands_so_far_around_the_rounds_double()
     assert (view.reserve, view.yard_size, view.legal_moves) == (1, len(game.pool), ())
     assert view.board.nodes == (cf.Node(cf.Tile(6, 6), None, 6),)
     assert (view.board.pending, view.board.missing) == (0, 3)
+
+
+def test_the_view_of_a_later_deal_shows_the_finished_rounds_and_nobody_to_move() -> None:
+    rules = cf.Rules.trains(max_pip=6)
+    game = ChanceGame.start(rules, 2)
+    rng = random.Random(3)
+    while not game.results:
+        advance(game, rng, 1)
+    assert game.round is None  # the next round's deal has begun
+    view = game.view(1)
+    assert (view.player, view.rules, view.players, view.round_index) == (1, rules, 2, 1)
+    assert view.round_doubles == (6,)
+    assert view.round_scores == (game.results[0].scores,)
+    assert view.round_went_out == (game.results[0].went_out,)
+    assert view.round_outcomes == (game.results[0].outcome,)
+    assert view.totals == tuple(game.totals)
+    assert (view.reserve, view.history, view.is_over, view.outcome, view.drawn) == (2, (), False, None, None)
+    assert view.board.nodes == (cf.Node(cf.Tile(5, 5), None, 5),)
+
+
+def test_the_winners_and_the_finished_games_view_follow_the_totals() -> None:
+    rules = cf.Rules.cross(max_pip=6)
+    game = advance(ChanceGame.start(rules, 3, rounds=2), random.Random(5), 10_000)
+    assert game.is_over
+    assert game.winners() == cf.decide_winners(rules, tuple(game.totals), tuple(game.results))
+    results = tuple(reference.Result(r.double, r.scores, r.went_out, reference_round(r.final)) for r in game.results)
+    assert game.winners() == reference.winners(rules, tuple(game.totals), results)  # TIE-2 by the oracle
+    state = game.game_state()
+    assert (state.seed, state.round_index, state.totals) == (0, 1, tuple(game.totals))
+    view = game.view(2)
+    assert (view.current_player, view.drawn, view.legal_moves) == (None, None, ())
 
 
 def test_a_draw_asked_for_while_a_play_is_legal_is_refused_and_changes_nothing() -> None:
