@@ -165,7 +165,7 @@ def test_every_game_of_the_vector_env_follows_the_reference() -> None:
         chosen = np.array([following.play(games, game, infos["action_mask"][game]) for game in range(4)])
         obs, rewards, terminated, truncated, infos = env.step(chosen)
         assert not truncated.any()
-        assert rewards.dtype == np.float32
+        assert (rewards.dtype, terminated.dtype, truncated.dtype) == (np.float32, np.bool_, np.bool_)
         if terminated.any():  # the last observation of a round that ended, before it was dealt again
             assert (infos["final_obs"].shape, infos["_final_obs"].tolist()) == (obs.shape, terminated.tolist())
         else:
