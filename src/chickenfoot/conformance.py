@@ -9,7 +9,7 @@ OpenSpiel's ``random_sim_test``, and checks what the statement shows through pub
 move notation):
 
 * every deal against the deal rules directly (:func:`deal_faults`: SET-1, ROUND-1, DEAL-A1 to DEAL-B3,
-  YARD-1, OPEN-1 and the highest-double variant), and against the reference dealing the same
+  YARD-1, OPEN-1, END-2 at the deal and the highest-double variant), and against the reference dealing the same
   tiles, or, for a statement that deals from the seed as :func:`~chickenfoot.new_game` does, the
   reference's own deal from that seed (DEAL-2);
 * every move: the moves offered are the reference's, and the state after the move is the
@@ -284,9 +284,10 @@ def deal_faults(state: RoundState, players: int, round_index: int) -> list[str]:
     Checked directly, rule by rule: each tile of the set once (SET-1); the center (ROUND-1,
     DEAL-A2, DEAL-B2 and the next-highest-double variant, which never starts a round above its
     double); the hand sizes (DEAL-A3, DEAL-B1, the setup draws of DEAL-B2 in turn from seat
-    ``r mod n``); the first player (DEAL-B3); the reserve (YARD-1); the board (OPEN-1, OPEN-2).
-    The *trains* starter is random (DEAL-A1): :func:`check_deals` checks its odds over many deals.
-    Hands are read as dealt first, then drawn, in order (as the engine keeps them).
+    ``r mod n``); the first player (DEAL-B3); the reserve (YARD-1); the board (OPEN-1, OPEN-2);
+    over as dealt exactly when nobody can play or draw (END-2). The *trains* starter is random
+    (DEAL-A1): :func:`check_deals` checks its odds over many deals. Hands are read as dealt
+    first, then drawn, in order (as the engine keeps them).
     """
     rules = state.rules
     faults: list[str] = []
