@@ -255,3 +255,19 @@ def test_a_loaded_game_keeps_its_seed_in_64_bits() -> None:
             ValueError, match=rf"^a batch keeps seeds as 64-bit integers; game seed {seed} does not fit$"
         ):
             batch.from_states([cf.new_game(rules, 2, seed)])
+
+
+def test_from_states_refuses_nothing_and_mixtures_by_name_and_reads_single_rounds() -> None:
+    """Mutants the mutation run left: the refusals' words, a loaded round's index and end, the reward kept."""
+    with pytest.raises(ValueError, match="from_states needs at least one state"):
+        batch.from_states([])
+    game = cf.new_game(cf.Rules.trains(max_pip=6), 2, seed=1)
+    with pytest.raises(TypeError, match="GameStates only or RoundStates only"):
+        batch.from_states([game, game.round])  # type: ignore[list-item]
+    later = cf.deal_round(cf.Rules.trains(max_pip=6), 2, 4, 2)  # round 3, double 4-4
+    over = play_randomly(cf.deal_round(cf.Rules.trains(max_pip=6), 2, 5, 0), random.Random(5))
+    assert over.is_over
+    loaded = batch.from_states([later, over], reward="score")
+    assert loaded.round_index.tolist() == [2, 0]
+    assert loaded.game_over.tolist() == [False, True]
+    assert loaded.reward == "score"

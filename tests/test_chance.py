@@ -208,6 +208,10 @@ def test_the_winners_and_the_finished_games_view_follow_the_totals() -> None:
     assert game.winners() == reference.winners(rules, tuple(game.totals), results)  # TIE-2 by the oracle
     state = game.game_state()
     assert (state.seed, state.round_index, state.totals) == (0, 1, tuple(game.totals))
+    rounds = [text for _, text in game.events if text.startswith("round ")]
+    assert rounds == ["round 1", "round 2"]  # counted from 1, as people read them
+    ends = [text for _, text in game.events if "; scores " in text]
+    assert ends == [f"{r.outcome}; scores {' '.join(map(str, r.scores))}" for r in game.results]
     view = game.view(2)
     assert (view.current_player, view.drawn, view.legal_moves) == (None, None, ())
 
