@@ -271,3 +271,36 @@ def test_from_states_refuses_nothing_and_mixtures_by_name_and_reads_single_round
     assert loaded.round_index.tolist() == [2, 0]
     assert loaded.game_over.tolist() == [False, True]
     assert loaded.reward == "score"
+
+
+# SplitMix64, written out from its published definition (Steele, Lea and Flood 2014; Vigna's
+# splitmix64.c) in plain integers, to check the numpy deal's generator against.
+_WORD = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _splitmix64_output(state: int) -> int:
+    z = (state + _GOLDEN) & _WORD
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _WORD
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _WORD
+    return z ^ (z >> 31)
+
+
+def test_the_numpy_deal_draws_from_splitmix64() -> None:
+    """DEAL-2: the batch's generator is SplitMix64 (its published test vector), and each game's words
+    are the documented function of its seed and round, so a deal depends on nothing else."""
+    from chickenfoot.batch._deal import _mix, _random
+
+    # The first outputs of splitmix64.c seeded with 1234567, as published with it.
+    published = [6457827717110365317, 3203168211198807973, 9817491932198370423, 4593380528125082431]
+    states = np.array([(1234567 + i * _GOLDEN) & _WORD for i in range(4)], dtype=np.uint64)
+    assert [int(word) for word in _mix(states)] == published
+
+    rng = random.Random(24)
+    seeds = [rng.getrandbits(64) for _ in range(6)]
+    rounds = [rng.randrange(19) for _ in range(6)]
+    words = _random(np.array(seeds, dtype=np.uint64), np.array(rounds), 5)
+    for row, seed, round_index in zip(words, seeds, rounds, strict=True):
+        base = _splitmix64_output(_splitmix64_output(seed) ^ round_index)
+        expected = [_splitmix64_output((base + k * _GOLDEN) & _WORD) for k in range(1, 6)]
+        assert [int(word) for word in row] == expected
