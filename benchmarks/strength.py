@@ -98,6 +98,18 @@ def _comparisons(result: LadderResult, ms: int) -> list[str]:
     return lines
 
 
+def _short(deals: int) -> list[str]:
+    """Says so when the ladders are shorter than one deal for each table of two (21 pairs of bots) twice over."""
+    full = 2 * math.comb(len(BOTS), 2)
+    if deals >= full:
+        return []
+    return [
+        f"- **Short run**: {deals} deals, not the {full} that seat every pair of bots twice in 2 players (what "
+        "the time allowed): there most pairs met at one deal or none, so the 2-player tables have wide "
+        "intervals or none; the head-to-head ladders below carry the comparison of the two searches."
+    ]
+
+
 def _plot(results: dict[tuple[str, int], LadderResult]) -> bool:
     try:
         import matplotlib
@@ -206,6 +218,7 @@ def main() -> int:
         "`time.thread_time`, so the load on the machine does not shorten it); `search:100` gets 100 "
         "simulations a move. A forced move (one legal move) is made at once by every search bot.",
         f"- Deals: {args.deals} per setting, seed {args.seed}, the tables cycling through every group of bots.",
+        *_short(args.deals),
         "",
         "## The bots",
         "",
