@@ -105,7 +105,7 @@ def _short(deals: int) -> list[str]:
         return []
     return [
         f"- **Short run**: {deals} deals, not the {full} that seat every pair of bots twice in 2 players (what "
-        "the time allowed): there most pairs met at one deal or none, so the 2-player tables have wide "
+        "the time allowed): there each pair met at one deal at most, so the 2-player tables have wide "
         "intervals or none; the head-to-head ladders below carry the comparison of the two searches."
     ]
 
