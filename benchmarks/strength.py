@@ -90,7 +90,7 @@ def _comparisons(result: LadderResult, ms: int) -> list[str]:
         text = f"- `{first}` against `{second}`: **{gap}** rating points"
         if comparison.deals:
             text += (
-                f"; at the {comparison.deals} deals they shared, "
+                f"; at the {comparison.deals} deal{'s' if comparison.deals > 1 else ''} they shared, "
                 f"{_cell(comparison.score_difference, comparison.score_low, comparison.score_high, 2)} "
                 f"points a round, ahead in {comparison.first_ahead:.1%} of their rounds"
             )
