@@ -98,8 +98,8 @@ def _comparisons(result: LadderResult, ms: int) -> list[str]:
     return lines
 
 
-def _short(deals: int) -> list[str]:
-    """Says so when the ladders are shorter than one deal for each table of two (21 pairs of bots) twice over."""
+def _short_run(deals: int) -> list[str]:
+    """Gets the page's warning when ``deals`` is too few to seat every pair of bots twice in 2 players, else none."""
     full = 2 * math.comb(len(BOTS), 2)
     if deals >= full:
         return []
@@ -115,6 +115,7 @@ def _plot(results: dict[tuple[str, int], LadderResult]) -> bool:
         import matplotlib
 
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "chickenfoot"  # the same ids every run: no churn in the SVG
         import matplotlib.pyplot as plt
     except ImportError:
         print("matplotlib is missing (pip install '.[plot]'): the plot is not redrawn", file=sys.stderr)
@@ -218,7 +219,7 @@ def main() -> int:
         "`time.thread_time`, so the load on the machine does not shorten it); `search:100` gets 100 "
         "simulations a move. A forced move (one legal move) is made at once by every search bot.",
         f"- Deals: {args.deals} per setting, seed {args.seed}, the tables cycling through every group of bots.",
-        *_short(args.deals),
+        *_short_run(args.deals),
         "",
         "## The bots",
         "",
