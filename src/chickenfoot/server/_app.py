@@ -35,6 +35,7 @@ from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import chickenfoot as cf
+from chickenfoot._rules import SUPPORTED_SETS
 
 from ._games import GameServer, Refusal
 from ._limits import RateLimit
@@ -140,9 +141,10 @@ class _App:
     # -- the API -----------------------------------------------------------------------------
 
     async def options(self, request: Request) -> Response:
-        return JSONResponse(
-            {"presets": list(_PRESETS), "bots": self.server.bot_names, "players": [2, 8]}, headers=_API_HEADERS
-        )
+        # Each preset's rules document too, so a page can offer a variant of one (another set) to POST back.
+        rules = {name: json.loads(cf.to_json(preset())) for name, preset in _PRESETS.items()}
+        body = {"presets": list(_PRESETS), "rules": rules, "sets": list(SUPPORTED_SETS), "bots": self.server.bot_names}
+        return JSONResponse({**body, "players": [2, 8]}, headers=_API_HEADERS)
 
     async def create(self, request: Request) -> Response:
         async def run(request: Request) -> Response:
