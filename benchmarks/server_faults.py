@@ -77,19 +77,19 @@ def _view(setup: Setup, moves: list[str], seat: int) -> Any:
 async def _resumed(port: int, rows: list[list[Seat]], games: dict[str, tuple[Setup, list[str]]]) -> list[str]:
     from websockets.asyncio.client import connect
 
-    problems = []
-    for row in rows:
-        for seat in row:
-            setup, moves = games[seat.game]
-            async with connect(f"ws://127.0.0.1:{port}/api/games/{seat.game}/ws", open_timeout=60) as ws:
-                await ws.send(json.dumps({"type": "hello", "seat": seat.seat, "token": seat.token}))
-                sync = json.loads(await ws.recv())
-            if sync.get("type") != "sync" or sync["seq"] != len(moves):
-                problems.append(
-                    f"game {seat.game} seat {seat.seat}: restarted at {sync.get('seq')}, stored {len(moves)}"
-                )
-            elif seat.seat is not None and sync["view"] != _view(setup, moves, seat.seat):
-                problems.append(f"game {seat.game} seat {seat.seat}: the restarted view is not the replayed game's")
+    problems: list[str] = []
+
+    async def check(seat: Seat) -> None:
+        setup, moves = games[seat.game]
+        async with connect(f"ws://127.0.0.1:{port}/api/games/{seat.game}/ws", open_timeout=60) as ws:
+            await ws.send(json.dumps({"type": "hello", "seat": seat.seat, "token": seat.token}))
+            sync = json.loads(await ws.recv())
+        if sync.get("type") != "sync" or sync["seq"] != len(moves):
+            problems.append(f"game {seat.game} seat {seat.seat}: restarted at {sync.get('seq')}, stored {len(moves)}")
+        elif seat.seat is not None and sync["view"] != _view(setup, moves, seat.seat):
+            problems.append(f"game {seat.game} seat {seat.seat}: the restarted view is not the replayed game's")
+
+    await asyncio.gather(*(check(seat) for row in rows for seat in row))
     return problems
 
 
@@ -147,6 +147,7 @@ def main() -> int:
     )
     parser.add_argument("--seed", type=int, default=30, help="seed for the kill moments and the moves")
     options = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server processes too, in the finally blocks
     if options.runs < 1 or options.games < 1 or options.minutes <= 0:
         parser.error("--runs, --games and --minutes are positive")
     rng = random.Random(options.seed)

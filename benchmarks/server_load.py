@@ -25,6 +25,7 @@ import asyncio
 import gc
 import json
 import random
+import signal
 import sqlite3
 import sys
 import tempfile
@@ -102,6 +103,7 @@ def main() -> int:
     parser.add_argument("--idle", type=int, default=1000, help="idle games for part 3 (default 1000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="each measuring window, in seconds (default 20)")
     options = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server processes too, in the finally blocks
     if not 1 <= options.seconds <= 300:
         parser.error("--seconds is 1 to 300")
     results: dict[str, dict[str, float]] = {}
