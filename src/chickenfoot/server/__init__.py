@@ -27,14 +27,16 @@ from ._app import create_app
 from ._games import GameServer, NewGame, Refusal, Session, Table
 from ._limits import Limits
 from ._postgres import PostgresStore
-from ._protocol import ProtocolError, parse_message, protocol_schema, seat_view
+from ._protocol import Hello, MoveMessage, ProtocolError, parse_message, protocol_schema, seat_view
 from ._run import serve
 from ._store import Fenced, Setup, SQLiteStore, Store, Stored, StoreError
 
 __all__ = [
     "Fenced",
     "GameServer",
+    "Hello",
     "Limits",
+    "MoveMessage",
     "NewGame",
     "PostgresStore",
     "ProtocolError",
@@ -57,7 +59,9 @@ __all__ = [
 for _public in (
     Fenced,
     GameServer,
+    Hello,
     Limits,
+    MoveMessage,
     NewGame,
     PostgresStore,
     ProtocolError,

@@ -30,6 +30,7 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 import chickenfoot as cf
+from chickenfoot import Rules
 
 __all__ = ["Fenced", "SQLiteStore", "Setup", "Store", "StoreError", "Stored"]
 
@@ -59,7 +60,7 @@ class Setup:
 
     game: str
     """The game's id, as its links carry it."""
-    rules: cf.Rules
+    rules: Rules
     """The rules in force."""
     players: int
     """The number of seats."""
