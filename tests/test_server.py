@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 from optional import skip_module_unless_importable
@@ -17,8 +19,9 @@ from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
+import chickenfoot.server._games as server_games  # noqa: E402
 from _server import FAST, claim, client_for, create, hello, move, play_first_moves, receive  # noqa: E402
-from chickenfoot.server import Limits, parse_message, protocol_schema  # noqa: E402
+from chickenfoot.server import GameServer, Limits, SQLiteStore, parse_message, protocol_schema  # noqa: E402
 
 BOTS = Path(__file__).parent / "bots"
 
@@ -386,3 +389,72 @@ def test_every_frame_matches_the_protocol_schema(client: TestClient) -> None:
 
 def test_limits_are_a_value() -> None:
     assert FAST.message_bytes == Limits().message_bytes
+
+
+def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, hello_seconds=0.2)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        game, _ = create(client, ["random", "greedy"])
+        with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+            closed = closing(ws)
+    assert closed.code == 4400
+    assert "no hello within 0.2 seconds" in closed.reason
+
+
+def test_a_game_takes_a_bounded_number_of_connections(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, connections_per_game=2)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        game, _ = create(client, ["human", "human"])
+        with (
+            client.websocket_connect(f"/api/games/{game}/ws") as a,
+            client.websocket_connect(f"/api/games/{game}/ws") as b,
+        ):
+            hello(a, None)
+            hello(b, None)
+            with client.websocket_connect(f"/api/games/{game}/ws") as c:
+                c.send_text('{"type": "hello", "seat": null}')
+                closed = closing(c)
+    assert closed.code == 1013
+    assert "2 connections at most" in closed.reason
+
+
+def test_a_client_too_slow_to_read_is_dropped_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def test() -> None:
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=attrs.evolve(FAST, backlog=3))
+        await server.start()
+        try:
+            created = await server.create(cf.Rules.trains(), ["random", "random"])
+            stuck = asyncio.Event()
+            closes: list[tuple[int, str]] = []
+
+            async def send(frame: str) -> None:
+                await stuck.wait()  # a client that never reads
+
+            async def close(code: int, reason: str) -> None:
+                closes.append((code, reason))
+
+            session = server.session(created.game, send, close)
+            await session.receive('{"type": "hello", "seat": null}')
+            table = server.tables[created.game]
+            for _ in range(200):
+                if session.is_closed:
+                    break
+                await asyncio.sleep(0.01)
+            assert session.is_closed
+            assert session not in table.sessions
+            seq = table.seq
+            for _ in range(200):
+                if table.seq > seq:
+                    break
+                await asyncio.sleep(0.01)
+            assert table.seq > seq  # the bots play on
+            monkeypatch.setattr(server_games, "CLOSE_SECONDS", 0.1)
+            await session.closed()  # the client reads nothing more: its last frames are dropped
+            assert closes == []
+            assert session._sender.done()
+        finally:
+            await server.close()
+
+    asyncio.run(test())

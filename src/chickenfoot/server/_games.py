@@ -52,6 +52,8 @@ log = logging.getLogger("chickenfoot.server")
 
 HUMAN = "human"
 _INLINE_BOTS = ("random", "greedy")  # fast enough to answer in the event loop; others run in the bot threads
+CLOSE_SECONDS = 5.0
+"""How long a closing connection's last frames may take to send before they are dropped."""
 _RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)  # a bot's move that could not be stored is tried again after these
 
 
@@ -653,14 +655,18 @@ class Session:
                 self.server.tables.pop(table.id, None)
 
     async def closed(self) -> None:
-        """Waits until the connection is closed and its frames are sent; call it when the client has gone."""
+        """Waits until the connection is closed and its frames are sent; call it when the client has gone.
+
+        A client that reads nothing more gets :data:`CLOSE_SECONDS` to take the frames queued
+        before it; then they are dropped, so that its connection can be let go.
+        """
         if not self.is_closed:  # the client left first
             self.is_closed = True
             self._hello_timer.cancel()
             self._detach()
             self._sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._sender
+        with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
+            await asyncio.wait_for(self._sender, CLOSE_SECONDS)
 
     async def _deliver(self) -> None:
         while True:
