@@ -128,7 +128,7 @@ async def play_seat(
     from websockets.asyncio.client import connect
 
     url = f"ws://{HOST}:{port}/api/games/{seat.game}/ws"
-    async with connect(url, max_size=2**22, open_timeout=60, ping_interval=None) as ws:
+    async with connect(url, max_size=2**22, open_timeout=60, ping_interval=None, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "seat": seat.seat, "token": seat.token}))
         sent_at: float | None = None
         sent_seq = -1
