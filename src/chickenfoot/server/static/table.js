@@ -95,8 +95,8 @@ function turnText(state, mine) {
   if (!state.live) return (state.step ? `${state.move}.` : "The deal.") + (state.ended ? ` ${state.ended}.` : "");
   const round = `Round ${view.round_index + 1} of ${state.rounds}`;
   if (view.is_over) {
-    const names = view.winners.map((p) => (p === view.player ? "you" : `P${p}`)).join(" and ");
-    return `Game over. Won by ${names}.`;
+    const names = view.winners.map((p) => (p === view.player ? "you" : state.names ? state.names[p] : `P${p}`));
+    return `Game over. Won by ${names.join(" and ")}.`;
   }
   if (mine) return `${round}: your move.` + (view.drawn ? ` You drew ${view.drawn}.` : "");
   const mover = view.current_player;
