@@ -254,6 +254,6 @@ def create_app(server: GameServer, *, origins: Iterable[str] = ()) -> Starlette:
         Route("/api/games/{game}/seats/{seat:int}", app.claim, methods=["POST"]),
         Route("/api/games/{game}/record", app.record),
         WebSocketRoute("/api/games/{game}/ws", app.websocket),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
