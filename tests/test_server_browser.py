@@ -1,21 +1,24 @@
 """The pages of ``chickenfoot serve``, played in two separate headless Chromium instances and a bot.
 
-Runs the real server (uvicorn, in a subprocess of its own, on 127.0.0.1 with a SQLite file in a
-temporary folder) and two Chromium instances with separate profiles, as two people on two
-machines would be. One creates the game on the create page (the *trains* rules on a double-6
-set, seats 0 and 1 people, seat 2 the greedy bot); each opens its seat's link; the second also
-watches from the spectator's page. They play by clicks to the end of the game, and on the way:
+Runs the real server (``chickenfoot serve``, in a subprocess of its own, on 127.0.0.1 with a
+SQLite file in a temporary folder) and two Chromium instances with separate profiles, as two
+people on two machines would be. One creates the game on the create page (the *trains* rules on
+a double-6 set, seats 0 and 1 people, seat 2 the greedy bot); each opens its seat's link; the
+second also watches from the spectator's page. They play by clicks to the end of the game, and
+on the way:
 
 - an illegal click shows the server's reason and rule ID, word for word the engine's for the same
   position (replayed here from the game's record);
 - a reload of a seat's page, and a ``kill -9`` of the server and a restart on the same file,
   each come back to the same view, on every page;
-- the spectator's page has no hand, and no tile of a hand appears anywhere on it;
+- the spectator's page has no hand, and no tile of a hand shows in the round in play;
 - the final scores on the page are :func:`chickenfoot.score_round`'s of the record's rounds.
 
-Needs the ``server`` and ``browser`` extras and Debian's ``chromium`` and ``chromium-driver``; it
-skips without them (which CI turns into a failure). Set ``CHICKENFOOT_SERVER_SCREENSHOTS=DIR``
-to keep a picture of each page, mid-game.
+A seat's page that cannot join (its seat taken, no invitation, no such game) says why and stops.
+
+Needs the ``server``, ``cli`` and ``browser`` extras and Debian's ``chromium`` and
+``chromium-driver``; it skips without them (which CI turns into a failure). Set
+``CHICKENFOOT_SERVER_SCREENSHOTS=DIR`` to keep a picture of each page.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import chickenfoot as cf
 pytest.importorskip("starlette", reason="the server extra is not installed: pip install 'chickenfoot[server]'")
 pytest.importorskip("uvicorn", reason="the server extra is not installed: pip install 'chickenfoot[server]'")
 pytest.importorskip("websockets", reason="the server extra is not installed: pip install 'chickenfoot[server]'")
+pytest.importorskip("click", reason="the cli extra is not installed: pip install 'chickenfoot[cli]'")
 pytest.importorskip(
     "selenium.webdriver", reason="the browser extra is not installed: pip install 'chickenfoot[browser]'"
 )
@@ -59,15 +63,9 @@ MOVE_SECONDS = 30  # for a move's round trip, bots included
 # A tile as the pages write it ("6-3"), standing alone: not inside a game's id or a number of the SVG.
 TILE = re.compile(r"(?<![\w.-])[0-9]+-[0-9]+(?![\w.-])")
 
-SERVE = """
-import sys
-from chickenfoot.server import GameServer, SQLiteStore, serve
-serve(GameServer(SQLiteStore(sys.argv[1])), port=int(sys.argv[2]), log_level="warning", access_log=False)
-"""
-
 
 class Server:
-    """Runs ``chickenfoot.server.serve`` in a subprocess on one port and one SQLite file, and kills it."""
+    """Runs ``chickenfoot serve`` in a subprocess on one port and one SQLite file, and kills it."""
 
     def __init__(self, database: Path, log: Path) -> None:
         self.database = database
@@ -81,7 +79,20 @@ class Server:
     def start(self) -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
         with self.log.open("ab") as log:
-            command = [sys.executable, "-c", SERVE, str(self.database), str(self.port)]
+            port, database = str(self.port), str(self.database)
+            command = [
+                sys.executable,
+                "-m",
+                "chickenfoot",
+                "serve",
+                "--port",
+                port,
+                "--db",
+                database,
+                "--bot-delay",
+                "0",
+                "-q",
+            ]
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, env=env)
         deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
