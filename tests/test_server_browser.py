@@ -170,8 +170,9 @@ return {
 
 _ROUND_IN_PLAY = """
 const page = document.body.cloneNode(true);
-const rounds = page.querySelectorAll("#history details");
-for (const [index, round] of rounds.entries()) if (index < rounds.length - 1) round.remove();
+for (const round of page.querySelectorAll("#history details")) {
+  if (round.dataset.round !== document.body.dataset.round) round.remove(); // its tiles are dealt again
+}
 page.querySelector("#scores").remove(); // its rows name each round's double ("1 (6-6)")
 return page.outerHTML;
 """
@@ -247,8 +248,8 @@ def _check_the_spectator(driver: Any, seq: int, hands: list[str]) -> None:
     wait(driver, lambda d: _seq(d) == seq, MOVE_SECONDS, "the spectator to see the same move")
     for absent in ("hand", "ends", "draw", "pass"):
         assert not driver.find_elements(By.ID, absent), f"the spectator's page has #{absent}"
-    # The round in play: its board (each tile titled), its moves, and the rest of the page around them.
-    # (The earlier rounds' moves hold tiles that are back in the hands now: a new round, a new deal.)
+    # The round in play: its board (each tile titled), its moves (none, just after a deal), and the rest
+    # of the page around them; the earlier rounds' moves hold tiles that are back in the hands now.
     page = driver.execute_script(_ROUND_IN_PLAY)
     shown = set(TILE.findall(page))
     assert shown, "no tile on the spectator's page at all"

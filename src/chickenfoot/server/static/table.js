@@ -53,6 +53,7 @@ export function drawTable(state, ui) {
   $("comment").hidden = !state.comment;
   $("comment").textContent = state.comment || "";
   document.body.dataset.turn = view.is_over ? "over" : mine ? "you" : state.live ? "bot" : "past";
+  document.body.dataset.round = String(view.round_index);
 
   if ($("hand")) drawHand(view, ui, mine, plays, fits);
   $("others").textContent =
@@ -134,7 +135,7 @@ function drawHistory(state, ui) {
   const current = state.step ? state.log[state.step - 1][0] : 0;
   $("history").replaceChildren(
     ...rounds.map((items, round) => {
-      const block = make("details", round === current ? { open: "" } : {});
+      const block = make("details", round === current ? { open: "", "data-round": round } : { "data-round": round });
       block.append(make("summary", {}, `Round ${round + 1}: ${plural(items.length, "move")}`), make("ol", {}, ""));
       block.querySelector("ol").append(...items);
       return block;
