@@ -54,7 +54,6 @@ from browser import chromium, wait
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-REPO = Path(__file__).resolve().parents[1]
 SEATS = ("human", "human", "greedy")
 # The moments of the game (counted in the people's moves) when the test looks around.
 ILLEGAL_CLICK_AT, RELOAD_AT, WATCH_AT, RESTART_AT = 3, 8, 12, 16
@@ -77,7 +76,8 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+        # The package this test imports (the checkout's src, or an installed wheel's), pages and all.
+        env = {**os.environ, "PYTHONPATH": str(Path(cf.__file__).resolve().parents[1])}
         with self.log.open("ab") as log:
             port, database = str(self.port), str(self.database)
             command = [
@@ -275,6 +275,8 @@ def test_two_browsers_and_a_bot_play_a_game_to_the_end(first: Any, second: Any, 
     for driver in seats:
         _connected(driver)
         assert "#" not in driver.current_url  # the invitation is spent: out of the address bar
+    # The first page knows the second person has taken their seat (from its sync, or a seats frame).
+    wait(first, lambda d: "P1 · a person" in d.find_element(By.ID, "seats").text, MOVE_SECONDS, "seat 1 taken")
     # The second person also watches, in a window of its own.
     seat_window = second.current_window_handle
     second.switch_to.new_window("window")
