@@ -58,8 +58,10 @@ def move(ws: Any, seq: int, text: str) -> None:
     ws.send_text(json.dumps({"type": "move", "seq": seq, "move": text}))
 
 
-def play_first_moves(ws: Any, seat: int, frame: dict[str, Any], *, until: int | None = None) -> Iterator[dict[str, Any]]:
-    """Plays ``seat``'s first legal move at each of its turns, yielding every frame, until the game ends (or seq ``until``)."""
+def play_first_moves(
+    ws: Any, seat: int, frame: dict[str, Any], *, until: int | None = None
+) -> Iterator[dict[str, Any]]:
+    """Plays ``seat``'s first legal move at each of its turns, yielding every frame, to the end (or seq ``until``)."""
     sent = -1
     while True:
         if frame["type"] in ("sync", "state"):
@@ -93,7 +95,7 @@ class Recorder:
 async def settle(sessions: list[Session]) -> None:
     """Lets every session's sender task deliver what is queued."""
     for _ in range(1000):
-        if not any(session._outbox.qsize() for session in sessions):  # noqa: SLF001 (a test looks inside)
+        if not any(session._outbox.qsize() for session in sessions):
             break
         await asyncio.sleep(0)
     await asyncio.sleep(0)

@@ -29,7 +29,8 @@ TOPIC_MODULES = [
     "batch.env",
     "reference",
 ]
-TOP_LEVEL_LIMIT = 47  # the core stays small (the views, a seat's and a spectator's, are core); topics live in their own modules, as in python-chess
+# The core stays small (the views, a seat's and a spectator's, are core); topics live in modules of their own.
+TOP_LEVEL_LIMIT = 47
 
 
 def _defined_names(module_name: str) -> set[str]:

@@ -49,14 +49,17 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
 )
 def test_bad_options_are_refused_saying_why(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
     code, err = run(capsys, "serve", *argv)
-    assert code == 2 and message in err and "Traceback" not in err
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err
 
 
 def test_a_file_that_is_not_a_database_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("these are not the games you are looking for\n" * 100)
     code, err = run(capsys, "serve", "--db", str(path))
-    assert code == 2 and "cannot hold the games: file is not a database" in err
+    assert code == 2
+    assert "cannot hold the games: file is not a database" in err
 
 
 def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -65,7 +68,8 @@ def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: 
         taken.listen()
         port = taken.getsockname()[1]
         code, err = run(capsys, "serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3"))
-    assert code == 2 and f"port {port} is in use" in err
+    assert code == 2
+    assert f"port {port} is in use" in err
 
 
 def free_port() -> int:
@@ -84,7 +88,19 @@ def request(url: str, body: object | None = None) -> Any:
 
 def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path) -> None:
     port, db = free_port(), tmp_path / "games.sqlite3"
-    command = [sys.executable, "-m", "chickenfoot", "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0", "-q"]
+    command = [
+        sys.executable,
+        "-m",
+        "chickenfoot",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--bot-delay",
+        "0",
+        "-q",
+    ]
     server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
     try:
@@ -119,9 +135,11 @@ def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path) -> None:
     finally:
         server.send_signal(signal.SIGTERM)
         _, err = server.communicate(timeout=60)
-    assert server.returncode == 128 + signal.SIGTERM and "Traceback" not in err, err
+    assert server.returncode == 128 + signal.SIGTERM
+    assert "Traceback" not in err, err
     connection = sqlite3.connect(db)
     moves = connection.execute("SELECT count(*) FROM moves").fetchone()[0]
     finished = connection.execute("SELECT finished FROM games").fetchone()[0]
     connection.close()
-    assert moves == len(record.moves) and finished == 1
+    assert moves == len(record.moves)
+    assert finished == 1

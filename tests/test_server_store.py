@@ -38,7 +38,9 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MakeS
         yield lambda owner="local", **options: SQLiteStore(path, owner=owner, synchronous="NORMAL", **options)
         return
     if not POSTGRES:
-        pytest.skip("set CHICKENFOOT_TEST_POSTGRES to a PostgreSQL DSN (scripts/postgres.sh starts one) to test that store")
+        pytest.skip(
+            "set CHICKENFOOT_TEST_POSTGRES to a PostgreSQL DSN (scripts/postgres.sh starts one) to test that store"
+        )
     skip_module_unless_importable("psycopg", "the PostgreSQL store")
     import psycopg
     from psycopg.conninfo import make_conninfo
@@ -47,7 +49,9 @@ def make_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[MakeS
     with psycopg.connect(POSTGRES, autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
     try:
-        yield lambda owner="local", **options: PostgresStore(make_conninfo(POSTGRES, dbname=name), owner=owner, **options)
+        yield lambda owner="local", **options: PostgresStore(
+            make_conninfo(POSTGRES, dbname=name), owner=owner, **options
+        )
     finally:
         with psycopg.connect(POSTGRES, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
@@ -61,7 +65,7 @@ def setup(game: str = "g1", seats: tuple[str, ...] = ("human", "greedy"), seed: 
     return Setup(game, cf.Rules.trains(), len(seats), seed, seats, created=1_800_000_000.0)
 
 
-class opened:  # noqa: N801 (used as a context manager, like open)
+class opened:
     """Opens a store for the length of an ``async with``."""
 
     def __init__(self, store: Store) -> None:
@@ -99,8 +103,11 @@ def test_a_game_is_kept_with_its_seats_and_moves(make_store: MakeStore) -> None:
             assert await store.record("g1") is None
         async with opened(make_store()) as store:  # another connection reads what was committed
             stored = await store.load("g1")
-            assert stored is not None and stored.setup == setup() and stored.moves == tuple(moves)
-            assert stored.tokens == ("token-hash", None) and stored.invites == ("invite-hash", None)
+            assert stored is not None
+            assert stored.setup == setup()
+            assert stored.moves == tuple(moves)
+            assert stored.tokens == ("token-hash", None)
+            assert stored.invites == ("invite-hash", None)
             assert [game.setup.game for game in await store.unfinished()] == ["g1"]
             assert await store.load("nope") is None
             await store.append("g1", 3, "draw", record='{"a": "record"}')
@@ -120,7 +127,8 @@ def test_a_place_in_the_log_is_taken_once(make_store: MakeStore) -> None:
             with pytest.raises(Fenced, match="move 0 of game g1"):
                 await store.append("g1", 0, "pass")
             stored = await store.load("g1")
-            assert stored is not None and stored.moves == ("draw",)
+            assert stored is not None
+            assert stored.moves == ("draw",)
 
     run(test)
 
@@ -136,7 +144,8 @@ def test_a_stale_owner_is_fenced_out(make_store: MakeStore) -> None:
             with pytest.raises(Fenced):
                 await old.append("g1", 1, "draw")  # the old owner is out
             await new.append("g1", 1, "draw")
-            assert [game.setup.game for game in await new.unfinished()] == ["g1"] and await old.unfinished() == []
+            assert [game.setup.game for game in await new.unfinished()] == ["g1"]
+            assert await old.unfinished() == []
 
     run(test)
 
@@ -149,14 +158,20 @@ def test_fifty_simultaneous_claims_of_a_seat_have_one_winner(make_store: MakeSto
             created = await server.create(cf.Rules.trains(), ["human", "greedy"])
             invite = created.invites[0]
             assert invite is not None
-            answers = await asyncio.gather(*(server.claim(created.game, 0, invite) for _ in range(50)), return_exceptions=True)
+            answers = await asyncio.gather(
+                *(server.claim(created.game, 0, invite) for _ in range(50)), return_exceptions=True
+            )
             stored = await server.store.load(created.game)
         finally:
             await server.close()
         tokens = [answer for answer in answers if isinstance(answer, str)]
         refusals = [answer for answer in answers if isinstance(answer, Refusal)]
-        assert len(tokens) == 1 and len(refusals) == 49 and {refusal.status for refusal in refusals} == {409}
-        assert stored is not None and stored.tokens[0] is not None and stored.tokens[0] != tokens[0]  # kept hashed
+        assert len(tokens) == 1
+        assert len(refusals) == 49
+        assert {refusal.status for refusal in refusals} == {409}
+        assert stored is not None
+        assert stored.tokens[0] is not None
+        assert stored.tokens[0] != tokens[0]  # kept hashed
 
     run(test)
 
@@ -182,7 +197,7 @@ class Failing:
 
     def __init__(self, store: Store, error: BaseException) -> None:
         self.store, self.error, self.left = store, error, 0
-        commit = store._commit  # type: ignore[attr-defined]  # noqa: SLF001
+        commit = store._commit  # type: ignore[attr-defined]
 
         def failing(connection: Any) -> None:
             if self.left:
@@ -190,7 +205,7 @@ class Failing:
                 raise self.error
             commit(connection)
 
-        store._commit = failing  # type: ignore[attr-defined]  # noqa: SLF001
+        store._commit = failing  # type: ignore[attr-defined]
 
 
 def driver_error(store: Store, message: str) -> BaseException:
@@ -210,7 +225,9 @@ def test_a_failed_commit_is_refused_cleanly_and_never_acknowledged(make_store: M
         await server.start()
         try:
             created = await server.create(cf.Rules.trains(), ["human", "human"])
-            tokens = [await server.claim(created.game, seat, invite) for seat, invite in enumerate(created.invites) if invite]
+            tokens = [
+                await server.claim(created.game, seat, invite) for seat, invite in enumerate(created.invites) if invite
+            ]
             table = server.tables[created.game]
             mover = table.game.current_player
             assert mover is not None
@@ -222,9 +239,12 @@ def test_a_failed_commit_is_refused_cleanly_and_never_acknowledged(make_store: M
             await session.receive(json.dumps({"type": "move", "seq": 0, "move": text}))
             await settle([session])
             answer = json.loads(transport.frames[-1])
-            assert answer["type"] == "refused" and message in answer["reason"] and "nothing was played" in answer["reason"]
+            assert answer["type"] == "refused"
+            assert message in answer["reason"]
+            assert "nothing was played" in answer["reason"]
             assert not any(json.loads(frame)["type"] in ("ack", "state") for frame in transport.frames)
-            assert table.seq == 0 and (await store.load(created.game)).moves == ()  # type: ignore[union-attr]
+            assert table.seq == 0
+            assert (await store.load(created.game)).moves == ()  # type: ignore[union-attr]
             await session.receive(json.dumps({"type": "move", "seq": 0, "move": text}))  # sent again, it is played
             await settle([session])
             assert [json.loads(frame)["type"] for frame in transport.frames[-2:]] == ["ack", "state"]
@@ -244,7 +264,9 @@ def test_a_failed_commit_keeps_nothing_of_its_transaction(make_store: MakeStore)
             for number in range(5):
                 await store.create(setup(f"g{number}"), [None, None])
             failing.left = 1
-            answers = await asyncio.gather(*(store.append(f"g{n}", 0, "draw") for n in range(5)), return_exceptions=True)
+            answers = await asyncio.gather(
+                *(store.append(f"g{n}", 0, "draw") for n in range(5)), return_exceptions=True
+            )
             assert all(isinstance(answer, StoreError) and "disk I/O error" in str(answer) for answer in answers)
             loaded = [await store.load(f"g{n}") for n in range(5)]
             assert all(game is not None and game.moves == () for game in loaded)
@@ -278,10 +300,14 @@ def test_a_full_sqlite_database_gives_a_store_error_and_keeps_what_it_had(tmp_pa
     async def test() -> int:
         async with opened(SQLiteStore(path, max_pages=16)) as store:
             stored = 0
-            with pytest.raises(StoreError, match="full"):
-                for number in range(10_000):
+            for number in range(10_000):
+                try:
                     await store.create(setup(f"game-{number:05}-{'x' * 200}"), ["h" * 64, None])
-                    stored += 1
+                except StoreError as error:
+                    assert "full" in str(error)  # noqa: PT017 (the loop ends at the first error)
+                    break
+                stored += 1
+            assert 0 < stored < 10_000
             assert len(await store.unfinished()) == stored
             return stored
 
@@ -296,7 +322,9 @@ def test_a_restarted_server_replays_its_games_and_a_stale_one_is_fenced(make_sto
         first = GameServer(make_store("one"), limits=FAST)
         await first.start()
         created = await first.create(cf.Rules.trains(), ["human", "human"])
-        tokens = [await first.claim(created.game, seat, invite) for seat, invite in enumerate(created.invites) if invite]
+        tokens = [
+            await first.claim(created.game, seat, invite) for seat, invite in enumerate(created.invites) if invite
+        ]
         table = first.tables[created.game]
         for seq in range(6):
             player = table.game.current_player
@@ -314,13 +342,17 @@ def test_a_restarted_server_replays_its_games_and_a_stale_one_is_fenced(make_sto
         await second.start()
         try:
             rebuilt = second.tables[created.game]
-            assert rebuilt.seq == 6 and rebuilt.view_json(0) == seen and rebuilt.game == table.game
+            assert rebuilt.seq == 6
+            assert rebuilt.view_json(0) == seen
+            assert rebuilt.game == table.game
             player = table.game.current_player
             assert player is not None
             assert not await first.play(table, player, 6, str(cf.legal_moves(table.game)[0]))  # fenced
             await settle([session])
-            assert transport.closed is not None and transport.closed[0] == 4409
-            assert created.game not in first.tables and table.seq == 6
+            assert transport.closed is not None
+            assert transport.closed[0] == 4409
+            assert created.game not in first.tables
+            assert table.seq == 6
             assert await second.play(rebuilt, player, 6, str(cf.legal_moves(rebuilt.game)[0]))
         finally:
             await session.closed()
@@ -328,5 +360,3 @@ def test_a_restarted_server_replays_its_games_and_a_stale_one_is_fenced(make_sto
             await second.close()
 
     run(test)
-
-

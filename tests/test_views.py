@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
-from chickenfoot.svg import render_svg
 from _games import games, play_randomly
+from chickenfoot.svg import render_svg
 
 
 def _hide_differently(state: cf.RoundState, viewer: int, rng: random.Random) -> cf.RoundState:

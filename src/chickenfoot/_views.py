@@ -229,7 +229,7 @@ class SpectatorView:
         return _describe(self)
 
     def _repr_svg_(self) -> str:
-        """Draws the layout and how many tiles each player holds for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
+        """Draws the layout and each player's tile count for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
         from .svg import render_svg  # late: svg imports this module
 
         return render_svg(self)

@@ -444,8 +444,8 @@ def render_svg(
     now outlined in yellow, its own hand (the tiles it can play outlined too), and how many
     tiles each player holds and the yard (``hand=False`` leaves those out, for a page that shows
     the hand its own way). A :class:`~chickenfoot.SpectatorView` is drawn the same way, numbered,
-    with no hand and nothing outlined as playable: only the counts. ``caption`` is text (a comment) written under the layout, wrapped to
-    the picture's width.
+    with no hand and nothing outlined as playable: only the counts. ``caption`` is text (a
+    comment) written under the layout, wrapped to the picture's width.
 
     Every element carries a ``cf-`` class (``cf-tile``, ``cf-center``, ``cf-pending``,
     ``cf-last``, ``cf-playable``, ``cf-label``) and each node's tile and number a

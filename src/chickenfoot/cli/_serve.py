@@ -27,7 +27,9 @@ def _programs(items: tuple[str, ...]) -> dict[str, list[str]]:
         except ValueError as error:
             raise click.BadParameter(f"{item!r}: {error}", param_hint="'--program'") from None
         if not equals or not name or not words:
-            raise click.BadParameter(f"write NAME=COMMAND (heaviest='node heaviest.js'), got {item!r}", param_hint="'--program'")
+            raise click.BadParameter(
+                f"write NAME=COMMAND (heaviest='node heaviest.js'), got {item!r}", param_hint="'--program'"
+            )
         if name in programs:
             raise click.BadParameter(f"{name!r} is named twice", param_hint="'--program'")
         programs[name] = words
@@ -39,7 +41,9 @@ def _check_database(path: Path) -> None:
     if path.is_dir():
         raise click.BadParameter(f"{str(path)!r} is a folder: name a file, like games.sqlite3", param_hint="'--db'")
     if not path.parent.is_dir():
-        raise click.BadParameter(f"the folder {str(path.parent)!r} does not exist: create it first", param_hint="'--db'")
+        raise click.BadParameter(
+            f"the folder {str(path.parent)!r} does not exist: create it first", param_hint="'--db'"
+        )
     try:
         connection = sqlite3.connect(path)
         try:
@@ -57,7 +61,9 @@ def _check_address(host: str, port: int) -> None:
     try:
         addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as error:
-        raise click.BadParameter(f"{host!r} is not an address of this machine: {error.strerror}", param_hint="'--host'") from None
+        raise click.BadParameter(
+            f"{host!r} is not an address of this machine: {error.strerror}", param_hint="'--host'"
+        ) from None
     family, kind, protocol, _, address = addresses[0]
     with socket.socket(family, kind, protocol) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -65,12 +71,18 @@ def _check_address(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as error:
             if error.errno == errno.EADDRINUSE:
-                raise click.BadParameter(f"port {port} is in use: choose another with --port", param_hint="'--port'") from None
-            raise click.BadParameter(f"cannot listen at {host}:{port}: {error.strerror}", param_hint="'--host'") from None
+                raise click.BadParameter(
+                    f"port {port} is in use: choose another with --port", param_hint="'--port'"
+                ) from None
+            raise click.BadParameter(
+                f"cannot listen at {host}:{port}: {error.strerror}", param_hint="'--host'"
+            ) from None
 
 
 @click.command(context_settings=CONTEXT)
-@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen at (0.0.0.0: every network).")
+@click.option(
+    "--host", default="127.0.0.1", show_default=True, help="The address to listen at (0.0.0.0: every network)."
+)
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen at.")
 @click.option(
     "--db",
@@ -95,7 +107,13 @@ def _check_address(host: str, port: int) -> None:
     metavar="NAME=COMMAND",
     help="Offer a program bot (the bot protocol) as NAME (repeatable): heaviest='node heaviest.js'.",
 )
-@click.option("--bot-delay", type=click.FloatRange(0, 60), default=0.5, show_default=True, help="Seconds a bot waits before it moves.")
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 60),
+    default=0.5,
+    show_default=True,
+    help="Seconds a bot waits before it moves.",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Log warnings only (no request log).")
 def serve(
     host: str,
@@ -117,7 +135,10 @@ def serve(
         raise click.UsageError(missing)
     for origin in origins:
         if not origin.startswith(("http://", "https://")) or "/" in origin.split("://", 1)[1].rstrip("/"):
-            raise click.BadParameter(f"an origin is a scheme and a host, like https://play.example.org; got {origin!r}", param_hint="'--origin'")
+            raise click.BadParameter(
+                f"an origin is a scheme and a host, like https://play.example.org; got {origin!r}",
+                param_hint="'--origin'",
+            )
     bots = _programs(programs)
     from ..server import GameServer, PostgresStore, SQLiteStore, Store, serve as run
 
@@ -132,5 +153,7 @@ def serve(
         server = GameServer(store, programs=bots, bot_delay=bot_delay)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--program'") from None
-    click.echo(f"chickenfoot: serving games at http://{host}:{port}/ (keeping them in {store!r}); Ctrl-C stops", err=True)
+    click.echo(
+        f"chickenfoot: serving games at http://{host}:{port}/ (keeping them in {store!r}); Ctrl-C stops", err=True
+    )
     run(server, host, port, origins=origins, log_level="warning" if quiet else "info", access_log=not quiet)

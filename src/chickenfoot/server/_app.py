@@ -21,7 +21,7 @@ import contextlib
 import json
 import logging
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -114,7 +114,7 @@ class _App:
             raise Refusal(400, "send a JSON object")
         return data
 
-    async def guarded(self, request: Request, action: Any) -> Response:
+    async def guarded(self, request: Request, action: Callable[[Request], Awaitable[Response]]) -> Response:
         """Runs a state-changing request past the origin check and the address's rate, answering a refusal as JSON."""
         refused = self.origin_refused(request.scope, request.headers)
         if refused:
@@ -157,7 +157,7 @@ class _App:
             game = created.game
             links = [
                 {"seat": seat, "kind": kind, "link": None if invite is None else f"/games/{game}/seat/{seat}#{invite}"}
-                for seat, (kind, invite) in enumerate(zip(seats, created.invites))
+                for seat, (kind, invite) in enumerate(zip(seats, created.invites, strict=True))
             ]
             body = {"game": game, "watch": f"/games/{game}/watch", "seats": links}
             return JSONResponse(body, status_code=201, headers=_API_HEADERS)

@@ -44,7 +44,7 @@ from ._protocol import (
     seat_view,
 )
 from ._secrets import digest, matches, new_id, new_secret
-from ._store import Fenced, Setup, Store, StoreError, Stored
+from ._store import Fenced, Setup, Store, Stored, StoreError
 
 __all__ = ["GameServer", "NewGame", "Refusal", "Session", "Table"]
 
@@ -97,7 +97,9 @@ class Table:
             self.log.append((game.round_index, player, text))
             game = cf.apply(game, cf.parse_move(text))
         if game.is_over != stored.finished:
-            raise StoreError(f"game {setup.game} is stored as {'over' if stored.finished else 'in play'}, its moves say not")
+            raise StoreError(
+                f"game {setup.game} is stored as {'over' if stored.finished else 'in play'}, its moves say not"
+            )
         self.game = game
         self.lock = asyncio.Lock()  # one writer
         self.sessions: set[Session] = set()
@@ -127,7 +129,7 @@ class Table:
         """Describes each seat for clients: who sits there and whether it is taken."""
         return [
             {"kind": "human" if kind == HUMAN else "bot", "name": kind, "claimed": kind != HUMAN or token is not None}
-            for kind, token in zip(self.setup.seats, self.tokens)
+            for kind, token in zip(self.setup.seats, self.tokens, strict=True)
         ]
 
     def summary(self) -> dict[str, Any]:
@@ -250,7 +252,9 @@ class GameServer:
         try:
             name, budget = check_spec(kind)
         except cf.BotSpecError as error:
-            raise Refusal(400, f"{error}; or one of the programs: {', '.join(sorted(self.programs)) or 'none'}") from None
+            raise Refusal(
+                400, f"{error}; or one of the programs: {', '.join(sorted(self.programs)) or 'none'}"
+            ) from None
         if name == "cmd":
             raise Refusal(400, "a client cannot name a command: the server's operator configures program bots")
         if budget is not None and budget > self.limits.search_simulations:
@@ -480,7 +484,9 @@ class GameServer:
             else:
                 move = await asyncio.get_running_loop().run_in_executor(self._bot_pool, bot, view)
         except Exception as error:  # a bot's bug must not stop the game: its seat plays its first legal move
-            log.exception("bot %s in seat %d of game %s raised %s: its first legal move is played", kind, seat, table.id, error)
+            log.exception(
+                "bot %s in seat %d of game %s raised %s: its first legal move is played", kind, seat, table.id, error
+            )
             move = view.legal_moves[0]
         return str(move)
 
@@ -557,7 +563,8 @@ class Session:
         if not self._rate.take():
             raise ProtocolError(
                 CLOSE_POLICY,
-                f"too many messages: at most {limits.messages_per_second:g} a second (bursts of {limits.message_burst})",
+                f"too many messages: at most {limits.messages_per_second:g} a second"
+                f" (bursts of {limits.message_burst})",
             )
         parsed = parse_message(message)
         if isinstance(parsed, Hello):
@@ -585,7 +592,7 @@ class Session:
             if seat >= table.setup.players:
                 raise ProtocolError(CLOSE_MALFORMED, f"this game has seats 0 to {table.setup.players - 1}, not {seat}")
             if table.setup.seats[seat] != HUMAN:
-                raise ProtocolError(CLOSE_TOKEN, f"seat {seat} is a bot's: watch with \"seat\": null")
+                raise ProtocolError(CLOSE_TOKEN, f'seat {seat} is a bot\'s: watch with "seat": null')
             if not hello.token:
                 raise ProtocolError(CLOSE_TOKEN, f"seat {seat} needs its token, which claiming the seat gave")
             if not matches(hello.token, table.tokens[seat]):
@@ -598,7 +605,8 @@ class Session:
         self.sync()
 
     async def _move(self, message: MoveMessage) -> None:
-        assert self.table is not None and self.seat is not None
+        assert self.table is not None
+        assert self.seat is not None
         await self.server.play(self.table, self.seat, message.seq, message.move, by=self)
 
     def sync(self) -> None:
@@ -615,7 +623,9 @@ class Session:
 
     def refuse(self, seq: int, move: str, refusal: Refusal) -> None:
         """Tells the client its move was not played, why, and the rule it breaks (if a rule does)."""
-        self.send(json.dumps({"type": "refused", "seq": seq, "move": move, "reason": refusal.reason, "rule": refusal.rule}))
+        self.send(
+            json.dumps({"type": "refused", "seq": seq, "move": move, "reason": refusal.reason, "rule": refusal.rule})
+        )
 
     def send(self, frame: str) -> None:
         """Queues a frame for the client (dropping a client that has let too many wait)."""

@@ -74,7 +74,13 @@ class Setup:
         """Writes the set-up as JSON text (the rules as a :func:`chickenfoot.to_json` document)."""
         rules = json.loads(cf.to_json(self.rules))
         return json.dumps(
-            {"rules": rules, "players": self.players, "seed": self.seed, "seats": list(self.seats), "created": self.created}
+            {
+                "rules": rules,
+                "players": self.players,
+                "seed": self.seed,
+                "seats": list(self.seats),
+                "created": self.created,
+            }
         )
 
     @classmethod
@@ -288,8 +294,8 @@ class _WriterStore(Store, Generic[Connection]):
                 self._answer(operation.future, None, failure)
             return connection
         self.transactions += 1
-        for operation, (result, error) in zip(batch, results):
-            self._answer(operation.future, result, error)
+        for operation, (result, refusal) in zip(batch, results, strict=True):
+            self._answer(operation.future, result, refusal)
         return connection
 
     def _reconnect(self, old: Connection) -> Connection:
@@ -344,10 +350,14 @@ def _create(sql: _SQL[Any], owner: str, setup: Setup, invites: Sequence[str | No
         if taken:
             raise StoreError(f"a game {setup.game} exists already")
         sql.execute(
-            connection, "INSERT INTO games (id, setup, owner, finished) VALUES (?, ?, ?, 0)", (setup.game, setup.to_json(), owner)
+            connection,
+            "INSERT INTO games (id, setup, owner, finished) VALUES (?, ?, ?, 0)",
+            (setup.game, setup.to_json(), owner),
         )
         for seat, invite in enumerate(invites):
-            sql.execute(connection, "INSERT INTO seats (game, seat, invite) VALUES (?, ?, ?)", (setup.game, seat, invite))
+            sql.execute(
+                connection, "INSERT INTO seats (game, seat, invite) VALUES (?, ?, ?)", (setup.game, seat, invite)
+            )
 
     return run
 
@@ -364,7 +374,9 @@ def _claim(sql: _SQL[Any], game: str, seat: int, token: str) -> Callable[[Any], 
     return run
 
 
-def _append(sql: _SQL[Any], owner: str, game: str, sequence: int, move: str, record: str | None) -> Callable[[Any], None]:
+def _append(
+    sql: _SQL[Any], owner: str, game: str, sequence: int, move: str, record: str | None
+) -> Callable[[Any], None]:
     def run(connection: Any) -> None:
         # The fence: a move goes in only at a free (game, seq) of a game this process owns.
         cursor = sql.execute(
