@@ -27,7 +27,7 @@ function tileElement(tile, attributes) {
   return button;
 }
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+export const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // Draws the whole table. `ui` holds `selected` (the hand tile picked, or null) and the callbacks
 // `pick(tile)`, `target(node)` and (where the page steps through the game) `jump(step)`; nothing is
