@@ -7,7 +7,7 @@
 // with the token, and the server answers with a sync (everything the seat may know), then a state
 // frame per stored move. Every move is the server's to check; a refused one shows the server's
 // reason and rule ID. A spectator's page says hello with no seat and draws no hand, having none.
-import { $, drawTable, make, showRefusal } from "./table.js";
+import { $, drawTable, make, plural, showRefusal } from "./table.js";
 
 const parts = location.pathname.split("/").map(decodeURIComponent); // ["", "games", game, "seat", N] or [.., "watch"]
 const game = parts[2];
@@ -21,7 +21,7 @@ let token = null; // the seat's token (a seat's page)
 let socket = null; // the open (or opening) WebSocket
 let retries = 0; // reconnections tried since the last sync
 let timer = null; // the reconnection waiting to run
-let game_ = null; // the sync's table: the game as anyone may see it (players, rounds, seats)
+let table = null; // the sync's table: the game as anyone may see it (players, rounds, seats)
 let log = []; // [round, player, move] for every move so far
 let seq = 0; // the number of moves so far: a move is sent at this number
 let view = null; // the seat's view (or the spectator's), as the server last sent it
@@ -30,11 +30,9 @@ let selected = null; // the hand tile picked, like "9-5"
 
 // -- what the page shows ------------------------------------------------------------------
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
-
 const label = (p) => {
   if (p === seat) return "you";
-  const sitter = game_.seats[p];
+  const sitter = table.seats[p];
   return sitter.kind === "bot" ? `P${p} (${sitter.name})` : `P${p}`;
 };
 
@@ -42,6 +40,8 @@ function setConnection(status, text) {
   document.body.dataset.connection = status;
   $("status").textContent = text;
 }
+
+const ENDINGS = { blocked: "blocked, nobody could play", unfillable_foot: "a chicken foot could not be filled" };
 
 // The last round's end in words, shown through the first turns of the next round and once the game is over.
 function roundNews() {
@@ -52,15 +52,13 @@ function roundNews() {
   const how =
     view.round_went_out[r] !== null
       ? `${label(view.round_went_out[r])} went out`
-      : outcome.termination === "blocked"
-        ? "blocked, nobody could play"
-        : outcome.termination.replaceAll("_", " ");
+      : (ENDINGS[outcome.termination] ?? outcome.termination.replaceAll("_", " "));
   const scores = view.round_scores[r].map((score, p) => `${label(p)} ${score}`).join(", ");
-  return `Round ${r + 1} of ${game_.rounds} is over: ${how}. It scored ${scores}.`;
+  return `Round ${r + 1} of ${table.rounds} is over: ${how}. It scored ${scores}.`;
 }
 
 function render() {
-  const state = { view, svg, log, rounds: game_.rounds, names: game_.seats.map((_, p) => label(p)), live: true };
+  const state = { view, svg, log, rounds: table.rounds, names: table.seats.map((_, p) => label(p)), live: true };
   state.step = log.length;
   state.comment = roundNews();
   drawTable(state, { selected, pick, target });
@@ -72,7 +70,7 @@ function render() {
 
 function drawSeats() {
   $("seats").replaceChildren(
-    ...game_.seats.map((sitter, p) => {
+    ...table.seats.map((sitter, p) => {
       const item = make("li", { "data-seat": p, class: p === view.current_player ? "mover" : "" });
       const how =
         p === seat ? "you" : sitter.kind === "bot" ? `bot ${sitter.name}` : sitter.claimed ? "a person" : "invited, not here yet";
@@ -110,7 +108,7 @@ function send(move) {
 function receive(message) {
   switch (message.type) {
     case "sync":
-      ({ table: game_, log, seq, view, svg } = message);
+      ({ table, log, seq, view, svg } = message);
       retries = 0;
       setConnection(
         "open",
@@ -130,7 +128,7 @@ function receive(message) {
       showRefusal(message.reason, message.rule, null);
       return;
     case "seats":
-      game_.seats = message.seats;
+      table.seats = message.seats;
       break;
     default:
       return; // a later server's frame: nothing this page shows

@@ -27,7 +27,7 @@ function tileElement(tile, attributes) {
   return button;
 }
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+export const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // Draws the whole table. `ui` holds `selected` (the hand tile picked, or null) and the callbacks
 // `pick(tile)`, `target(node)` and (where the page steps through the game) `jump(step)`; nothing is
@@ -53,6 +53,7 @@ export function drawTable(state, ui) {
   $("comment").hidden = !state.comment;
   $("comment").textContent = state.comment || "";
   document.body.dataset.turn = view.is_over ? "over" : mine ? "you" : state.live ? "bot" : "past";
+  document.body.dataset.round = String(view.round_index);
 
   if ($("hand")) drawHand(view, ui, mine, plays, fits);
   $("others").textContent =
@@ -95,8 +96,8 @@ function turnText(state, mine) {
   if (!state.live) return (state.step ? `${state.move}.` : "The deal.") + (state.ended ? ` ${state.ended}.` : "");
   const round = `Round ${view.round_index + 1} of ${state.rounds}`;
   if (view.is_over) {
-    const names = view.winners.map((p) => (p === view.player ? "you" : `P${p}`)).join(" and ");
-    return `Game over. Won by ${names}.`;
+    const names = view.winners.map((p) => (p === view.player ? "you" : state.names ? state.names[p] : `P${p}`));
+    return `Game over. Won by ${names.join(" and ")}.`;
   }
   if (mine) return `${round}: your move.` + (view.drawn ? ` You drew ${view.drawn}.` : "");
   const mover = view.current_player;
@@ -134,7 +135,7 @@ function drawHistory(state, ui) {
   const current = state.step ? state.log[state.step - 1][0] : 0;
   $("history").replaceChildren(
     ...rounds.map((items, round) => {
-      const block = make("details", round === current ? { open: "" } : {});
+      const block = make("details", round === current ? { open: "", "data-round": round } : { "data-round": round });
       block.append(make("summary", {}, `Round ${round + 1}: ${plural(items.length, "move")}`), make("ol", {}, ""));
       block.querySelector("ol").append(...items);
       return block;
