@@ -1,92 +1,254 @@
-"""Measures SearchBot against three GreedyBots: mean score per round and win rate, with 95% CIs.
+"""Writes the strength page: a ladder of the built-in bots in four settings, its tables and a plot.
 
-    PYTHONPATH=src python benchmarks/strength.py --games 500 --simulations 100 --workers 2
+    python benchmarks/strength.py --deals 42 --workers 1 --log-dir strength-logs
 
-These are the games of ``chickenfoot tournament --bots search:100,greedy,greedy,greedy --games 500
---seed 0`` (same seeds, seats rotated, same standings); this script also appends each finished game
-to ``--log`` as a JSON line and resumes from it, so a long run can be stopped and continued.
+Plays one ladder (chickenfoot.tournament.ladder) per setting, trains and cross with 2 and 4
+players, each logged to --log-dir and resumed from there, then writes docs/strength.md and, if
+matplotlib is installed (``pip install ".[plot]"``), docs/_static/strength.svg. Run it on the
+compiled build (``pip install .``): the page says which build measured it, and the time-budgeted
+bots depend on the machine's speed.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import datetime
 import math
-import statistics
+import os
+import platform
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-import attrs
-
 import chickenfoot as cf
-import chickenfoot.tournament
+from chickenfoot.tournament import LadderResult, ladder
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "strength.md"
+PLOT = ROOT / "docs" / "_static" / "strength.svg"
+SETTINGS = (("trains", 2), ("trains", 4), ("cross", 2), ("cross", 4))
+BOTS = ("random", "heaviest", "greedy", "search:100", "search:{ms}ms", "sampler:{ms}ms", "omniscient:{ms}ms")
+PAIRS = (("sampler:{ms}ms", "search:{ms}ms"), ("greedy", "heaviest"), ("omniscient:{ms}ms", "sampler:{ms}ms"))
+# The head-to-head ladders: the two searches at one table every deal (four players need four bots).
+HEAD = {2: ("sampler:{ms}ms", "search:{ms}ms"), 4: ("sampler:{ms}ms", "search:{ms}ms", "greedy", "heaviest")}
+
+WHAT = {
+    "random": "`RandomBot`: a legal move uniformly at random.",
+    "heaviest": "`HeaviestBot`: its most valuable playable tile.",
+    "greedy": "`GreedyBot`: one move ahead: tile value, follow-ups, ends the others likely lack (`greedy_score`).",
+    "search:100": "`SearchBot`, 100 simulations a move: SO-ISMCTS over the public objects.",
+    "search:{ms}ms": "`SearchBot` with {ms} ms of CPU time a move.",
+    "sampler:{ms}ms": "`SamplerBot` with {ms} ms of CPU time a move: the same search on the core's integers, compiled.",
+    "omniscient:{ms}ms": "`OmniscientBot` with {ms} ms a move: sees every hand (cheats); the upper bound.",
+}
 
 
-def _play(task: tuple[tuple[str, ...], int, int]) -> cf.tournament.GameOutcome:
-    lineup, seed, index = task
-    return cf.tournament.play_game(cf.Rules.trains(), lineup, seed, index)
+def _machine() -> str:
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.partition(":")[2].strip()
+                break
+    except OSError:
+        pass
+    build = "compiled core (mypyc)" if cf.__compiled__ else "pure Python"
+    return (
+        f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}; "
+        f"Python {platform.python_version()}, chickenfoot {cf.__version__}, {build}"
+    )
 
 
-def _load(log: Path) -> dict[int, cf.tournament.GameOutcome]:
-    done: dict[int, cf.tournament.GameOutcome] = {}
-    if log.exists():
-        for line in log.read_text().splitlines():
-            data = json.loads(line)
-            done[data["index"]] = cf.tournament.GameOutcome(
-                index=data["index"],
-                seed=data["seed"],
-                seats=tuple(data["seats"]),
-                round_scores=tuple(tuple(scores) for scores in data["round_scores"]),
-                totals=tuple(data["totals"]),
-                winners=tuple(data["winners"]),
+def _cell(value: float, low: float, high: float, digits: int) -> str:
+    text = f"{value:+.{digits}f}" if digits == 0 else f"{value:.{digits}f}"
+    return text if math.isnan(low) else f"{text} ({low:.{digits}f} to {high:.{digits}f})"
+
+
+def _table(result: LadderResult) -> list[str]:
+    lines = [
+        "| # | bot | rating (95% CI) | mean score per round (95% CI) | game win rate | games |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for rank, rating in enumerate(result.ratings(), start=1):
+        name = f"`{rating.bot}`" + (" **(cheats)**" if rating.cheats else "")
+        anchored = rating.low == rating.high == rating.rating == 0
+        shown = "0 (anchor)" if anchored else _cell(rating.rating, rating.low, rating.high, 0)
+        lines.append(
+            f"| {rank} | {name} | {shown} | "
+            f"{_cell(rating.mean_round_score, rating.score_low, rating.score_high, 2)} | "
+            f"{rating.win_rate:.1%} | {rating.games} |"
+        )
+    return lines
+
+
+def _comparisons(result: LadderResult, ms: int) -> list[str]:
+    lines = []
+    for first, second in PAIRS:
+        first, second = first.format(ms=ms), second.format(ms=ms)
+        comparison = result.compare(first, second)
+        gap = _cell(comparison.rating_difference, comparison.low, comparison.high, 0)
+        text = f"- `{first}` against `{second}`: **{gap}** rating points"
+        if comparison.deals:
+            text += (
+                f"; at the {comparison.deals} deals they shared, "
+                f"{_cell(comparison.score_difference, comparison.score_low, comparison.score_high, 2)} "
+                f"points a round, ahead in {comparison.first_ahead:.1%} of their rounds"
             )
-    return done
+        lines.append(text + ".")
+    return lines
+
+
+def _plot(results: dict[tuple[str, int], LadderResult]) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is missing (pip install '.[plot]'): the plot is not redrawn", file=sys.stderr)
+        return False
+    figure, axes = plt.subplots(1, len(results), figsize=(3.2 * len(results), 3.6), sharey=True)
+    for axis, ((preset, players), result) in zip(axes, results.items(), strict=True):
+        by_name = {rating.bot: rating for rating in result.ratings()}
+        ratings = [by_name[name] for name in result.bots]  # one order in every panel: they share the labels
+        positions = range(len(ratings))
+        values = [rating.rating for rating in ratings]
+        errors = [
+            [max(rating.rating - rating.low, 0) if not math.isnan(rating.low) else 0 for rating in ratings],
+            [max(rating.high - rating.rating, 0) if not math.isnan(rating.high) else 0 for rating in ratings],
+        ]
+        colours = ["#b22222" if rating.cheats else "#2f5d8a" for rating in ratings]
+        axis.barh(positions, values, xerr=errors, color=colours, capsize=3)
+        axis.set_yticks(list(positions), [rating.bot for rating in ratings], fontsize=8)
+        axis.set_title(f"{preset}, {players} players", fontsize=9)
+        axis.axvline(0, color="black", linewidth=0.6)
+        axis.set_xlabel("rating (Elo points)", fontsize=8)
+        axis.tick_params(axis="x", labelsize=7)
+    figure.suptitle("Ladder ratings with 95% bootstrap intervals (red: sees every hand)", fontsize=10)
+    figure.tight_layout()
+    PLOT.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(PLOT, format="svg", metadata={"Date": None})
+    return True
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--games", type=int, default=500)
-    parser.add_argument("--simulations", type=int, default=100)
+    parser.add_argument("--deals", type=int, default=42, help="deals per setting (2 players: 21 pairs of bots)")
+    parser.add_argument("--head-deals", type=int, default=30, help="deals per setting of the head-to-head ladders")
+    parser.add_argument("--ms", type=int, default=10, help="CPU milliseconds a move of the time-budgeted bots")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--opponent", default="greedy")
-    parser.add_argument("--log", type=Path, default=None, help="JSON-lines file of finished games (resumed)")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--log-dir", type=Path, default=Path("strength-logs"))
+    parser.add_argument("--only", default=None, help="play only this setting, as trains-2 (the page needs all four)")
     args = parser.parse_args()
-    lineup = (f"search:{args.simulations}", args.opponent, args.opponent, args.opponent)
-    log = args.log or Path(f"strength-{lineup[0].replace(':', '')}-{args.seed}.jsonl")
-    done = _load(log)
-    todo = [(lineup, args.seed, index) for index in range(args.games) if index not in done]
+    bots = [name.format(ms=args.ms) for name in BOTS]
+    args.log_dir.mkdir(parents=True, exist_ok=True)
+    results: dict[tuple[str, int], LadderResult] = {}
     started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool, log.open("a") as sink:
-        for outcome in pool.map(_play, todo):
-            done[outcome.index] = outcome
-            sink.write(json.dumps(attrs.asdict(outcome)) + "\n")
-            sink.flush()
-            if len(done) % 25 == 0:
-                print(f"{len(done)}/{args.games} games, {time.perf_counter() - started:.0f} s", file=sys.stderr)
-    outcomes = tuple(done[index] for index in sorted(done) if index < args.games)
-    result = cf.tournament.TournamentResult(rules=cf.Rules.trains(), lineup=lineup, seed=args.seed, outcomes=outcomes)
-    # Paired by game: the search seat's mean round score minus the other seats' mean.
-    differences = []
-    for outcome in outcomes:
-        search = [seat for seat, entry in enumerate(outcome.seats) if entry == 0]
-        others = [seat for seat, entry in enumerate(outcome.seats) if entry != 0]
-        mean = [
-            sum(scores[s] for scores in outcome.round_scores for s in seats) / (len(seats) * len(outcome.round_scores))
-            for seats in (search, others)
+    for preset, players in SETTINGS:
+        if args.only is not None and args.only != f"{preset}-{players}":
+            continue
+        log = args.log_dir / f"{preset}-{players}-seed{args.seed}.jsonl"
+
+        def progress(done: int, total: int, preset: str = preset, players: int = players) -> None:
+            if done % 20 == 0 or done == total:
+                elapsed = time.perf_counter() - started
+                print(f"{preset} {players}p: {done}/{total} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
+
+        results[preset, players] = ladder(
+            bots,
+            args.deals,
+            rules=cf.Rules.preset(preset),
+            players=players,
+            seed=args.seed,
+            workers=args.workers,
+            progress=progress,
+            log=log,
+        )
+    heads: dict[tuple[str, int], LadderResult] = {}
+    for preset, players in SETTINGS:
+        if args.only is not None and args.only != f"{preset}-{players}":
+            continue
+        heads[preset, players] = ladder(
+            [name.format(ms=args.ms) for name in HEAD[players]],
+            args.head_deals,
+            rules=cf.Rules.preset(preset),
+            players=players,
+            seed=args.seed,
+            workers=args.workers,
+            log=args.log_dir / f"head-{preset}-{players}-seed{args.seed}.jsonl",
+        )
+        print(f"head to head, {preset} {players}p: done, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    if len(results) < len(SETTINGS):
+        return 0
+    command = (
+        f"python benchmarks/strength.py --deals {args.deals} --head-deals {args.head_deals} --ms {args.ms} "
+        f"--seed {args.seed}"
+    )
+    lines = [
+        "# Strength",
+        "",
+        "<!-- Written by benchmarks/strength.py: edit that script, not this page. -->",
+        "",
+        "Every built-in bot on one ladder ({func}`~chickenfoot.tournament.ladder`) in each of four settings: "
+        "duplicate deals (each deal played once per rotation of its table's seats, so every bot at the "
+        "table holds every hand), ratings from a Bradley-Terry fit of every pairwise round result "
+        "(the lower round score wins; Elo points, the weakest bot at 0; 100 points is a 64% chance "
+        "of scoring less than the other in a round), 95% intervals by bootstrap over deals.",
+        "",
+        f"- Command: `{command} --workers {args.workers}` (with `--log-dir` it resumes; the same "
+        "ladder from the command line is `chickenfoot ladder --bots ... --deals N --players P --preset X`).",
+        f"- Date: {datetime.date.today().isoformat()}; "
+        f"{sum(len(r.games) for r in (*results.values(), *heads.values())):,} games, kept in the logs of "
+        "`--log-dir` (a run plays only what they lack).",
+        f"- Machine: {_machine()}.",
+        f"- Budget: the time-budgeted bots get {args.ms} ms of CPU time a move (measured by the bot with "
+        "`time.thread_time`, so the load on the machine does not shorten it); `search:100` gets 100 "
+        "simulations a move. A forced move (one legal move) is made at once by every search bot.",
+        f"- Deals: {args.deals} per setting, seed {args.seed}, the tables cycling through every group of bots.",
+        "",
+        "## The bots",
+        "",
+        *(f"- `{name.format(ms=args.ms)}`: {WHAT[name].format(ms=args.ms)}" for name in BOTS),
+        "",
+        "```{image} _static/strength.svg",
+        ":alt: Ratings of every bot in the four settings, with their intervals",
+        "```",
+        "",
+    ]
+    sampler, search = f"sampler:{args.ms}ms", f"search:{args.ms}ms"
+    lines += [
+        "## SamplerBot against SearchBot at the same CPU time",
+        "",
+        f"A ladder of its own per setting, {args.head_deals} deals, with the two searches at the table "
+        "in every deal (with four players, `greedy` and `heaviest` fill the other seats): the rating "
+        f"difference of `{sampler}` over `{search}` with its 95% interval, and paired by deal, the "
+        "difference of their mean round scores (below 0: the sampler scored less).",
+        "",
+        "| setting | rating difference (95% CI) | score difference per round (95% CI) | rounds ahead |",
+        "| --- | --- | --- | --- |",
+    ]
+    for (preset, players), head in heads.items():
+        comparison = head.compare(sampler, search)
+        lines.append(
+            f"| {preset}, {players} players | "
+            f"{_cell(comparison.rating_difference, comparison.low, comparison.high, 0)} | "
+            f"{_cell(comparison.score_difference, comparison.score_low, comparison.score_high, 2)} | "
+            f"{comparison.first_ahead:.1%} |"
+        )
+    lines.append("")
+    for (preset, players), result in results.items():
+        lines += [
+            f"## {preset.capitalize()}, {players} players",
+            "",
+            *_table(result),
+            "",
+            *_comparisons(result, args.ms),
+            "",
         ]
-        differences.append(mean[0] - mean[1])
-    half = 1.96 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else math.nan
-    report = {
-        "lineup": list(lineup),
-        "games": len(outcomes),
-        "seed": args.seed,
-        "standings": [attrs.asdict(standing) for standing in result.standings],
-        "paired_difference": {"mean": statistics.fmean(differences), "ci95": half},
-    }
-    print(json.dumps(report, indent=2))
+    PAGE.write_text("\n".join(lines), encoding="utf-8")
+    _plot(results)
+    print(f"wrote {PAGE}" + (f" and {PLOT}" if PLOT.exists() else ""), file=sys.stderr)
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -10,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import chickenfoot as cf
 import chickenfoot.tournament
 from _games import games
-from chickenfoot.bots import Bot, GreedyBot, RandomBot, SearchBot
+from chickenfoot.bots import Bot, GreedyBot, HeaviestBot, RandomBot, SearchBot, greedy_score
 
 Tile = cf.Tile
 
@@ -49,8 +50,21 @@ def test_search_bot_chooses_a_legal_move_and_is_reproducible(game: cf.GameState,
     assert SearchBot(simulations=12, seed=seed)(view) == move  # a pure function of seed and view
 
 
+def _rating(view: cf.PlayerView, move: cf.Play) -> float:
+    """GreedyBot's rating as its docstring states it, counted afresh."""
+    tile = move.tile
+    unseen = Counter(value for other in view.unseen for value in {other.high, other.low})
+    others = [other for other in view.hand if other != tile]
+    if tile.is_double:
+        toe = any(other.carries(tile.high) for other in others)
+        return view.rules.tile_value(tile) + (4 if toe else -3) - unseen[tile.high]
+    exposed = tile.other(view.board.nodes[move.onto].exposed)
+    follow = min(sum(other.carries(exposed) for other in others), 2)
+    return view.rules.tile_value(tile) + follow - unseen[exposed]
+
+
 @given(games())
-def test_greedy_opens_no_foot_it_cannot_help_fill_and_sheds_high(game: cf.GameState) -> None:
+def test_greedy_makes_the_play_its_rule_rates_best(game: cf.GameState) -> None:
     if game.is_over:
         return
     view = _to_move(game)
@@ -59,15 +73,23 @@ def test_greedy_opens_no_foot_it_cannot_help_fill_and_sheds_high(game: cf.GameSt
     if type(move) is not cf.Play:
         assert not plays  # it draws or passes only when it cannot play
         return
-    value = view.rules.tile_value
-    if move.tile.is_double and move.onto != view.board.pending:
-        followers = [tile for tile in view.hand if tile is not move.tile and tile.carries(move.tile.high)]
-        alternatives = [m for m in plays if not m.tile.is_double]
-        assert followers or not alternatives  # FOOT-1: never a foot it cannot help fill, if it had a choice
-    elif not move.tile.is_double:
-        # The highest value it can shed, give or take the one point it allows for keeping a follow-up.
-        best = max(value(m.tile) for m in plays if not m.tile.is_double)
-        assert value(move.tile) >= best - 1
+    assert greedy_score(view, move) == _rating(view, move)
+    assert _rating(view, move) == max(_rating(view, play) for play in plays)
+    assert move == next(play for play in plays if _rating(view, play) == _rating(view, move))  # the first of equals
+
+
+@given(games())
+def test_heaviest_plays_its_most_valuable_tile(game: cf.GameState) -> None:
+    if game.is_over:
+        return
+    view = _to_move(game)
+    move = HeaviestBot()(view)
+    plays = [m for m in view.legal_moves if type(m) is cf.Play]
+    if not plays:
+        assert move == view.legal_moves[0]
+        return
+    assert type(move) is cf.Play
+    assert view.rules.tile_value(move.tile) == max(view.rules.tile_value(play.tile) for play in plays)
 
 
 def test_random_bot_depends_only_on_seed_and_view() -> None:
@@ -113,6 +135,23 @@ def test_greedy_avoids_a_foot_it_cannot_help_fill() -> None:
     # 3-3 would open a foot on 3 that nothing else in this hand can fill: shed 5-1 instead.
     view = _view_with((Tile(3, 3), Tile(5, 1), Tile(8, 7)), _open_board())
     assert GreedyBot()(view) == cf.Play(Tile(5, 1), onto=1)
+
+
+def test_greedy_keeps_an_end_it_can_follow_and_the_others_likely_lack() -> None:
+    # 5-2 is worth 7 and leaves a 2 (nine unseen, none to follow): 7 - 9 = -2. 3-1 is worth 4 and
+    # leaves a 1 that 1-0 and 8-1 can follow, with seven unseen: 4 + 2 - 7 = -1. The lighter tile wins.
+    board = cf.Board.start(Tile(6, 6), arms=2).place(Tile(6, 5), onto=0).place(Tile(6, 3), onto=0)
+    view = _view_with((Tile(5, 2), Tile(3, 1), Tile(1, 0), Tile(8, 1)), board)
+    assert greedy_score(view, cf.Play(Tile(5, 2), onto=1)) == -2
+    assert greedy_score(view, cf.Play(Tile(3, 1), onto=2)) == -1
+    assert GreedyBot()(view) == cf.Play(Tile(3, 1), onto=2)
+    assert HeaviestBot()(view) == cf.Play(Tile(5, 2), onto=1)
+
+
+def test_greedy_score_rates_plays_only() -> None:
+    view = _view_with((Tile(5, 2),), _open_board())
+    with pytest.raises(TypeError, match="greedy_score rates a play"):
+        greedy_score(view, cf.Draw())  # type: ignore[arg-type]
 
 
 def test_greedy_fills_a_pending_foot_with_its_best_toe() -> None:

@@ -74,3 +74,14 @@ def test_a_failing_python_bot_raises_its_bot_error_from_ray() -> None:
 
     with pytest.raises(cf.bots.BotError, match=r"bot 'Crashes' in seat \d of game 1 \(index 0\) raised ZeroDivision"):
         cf.tournament.run_tournament([Crashes(), "greedy"], games=1, rules=cf.Rules.trains(max_pip=6), backend="ray")
+
+
+@pytest.mark.usefixtures("local_ray")
+def test_ray_ladder_equals_the_local_one(tmp_path: Path) -> None:
+    bots = ["greedy", "heaviest", "random"]
+    rules = cf.Rules.trains(max_pip=6)
+    log = tmp_path / "ladder.jsonl"
+    on_ray = cf.tournament.ladder(bots, deals=4, rules=rules, seed=2, backend="ray", log=log)
+    local = cf.tournament.ladder(bots, deals=4, rules=rules, seed=2, workers=1)
+    assert on_ray == local
+    assert len(log.read_text().splitlines()) == 1 + len(local.games)  # logged as they came back

@@ -121,13 +121,13 @@ class InvalidRecordError(ValueError):
 
 
 class BotSpecError(ValueError):
-    """Raised for a bot name that is not ``random``, ``greedy``, ``search[:SIMULATIONS]`` or ``cmd:COMMAND``.
+    """Raised for a bot name that :func:`~chickenfoot.bots.make_bot` does not know, saying what is allowed.
 
     >>> from chickenfoot.bots import make_bot
-    >>> make_bot("smart")
+    >>> make_bot("smart")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    chickenfoot.BotSpecError: unknown bot 'smart': use one of random, greedy, search, search:SIMULATIONS or cmd:COMMAND
+    chickenfoot.BotSpecError: unknown bot 'smart': use one of random, heaviest, greedy, search, sampler, omniscient ...
     """
 
 

@@ -1,7 +1,7 @@
 """Which rules core runs: the one compiled by mypyc, or the same modules as pure Python.
 
-A compiled install ships both ``_core.py`` and ``_sampling.py`` and the extensions built from
-them; Python imports the extensions. ``CHICKENFOOT_PURE=1`` in the environment, read once at
+A compiled install ships ``_core.py``, ``_sampling.py`` and ``_search.py`` and the extensions built
+from them; Python imports the extensions. ``CHICKENFOOT_PURE=1`` in the environment, read once at
 import, loads the ``.py`` modules instead (to compare the two, or to rule the compiled ones out
 while debugging). Imported first by ``chickenfoot/__init__.py``, before anything reads the core.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 __all__ = ["COMPILED"]
 
 
-COMPILED_MODULES = ("_core", "_sampling")
-"""The modules ``pip install .`` compiles, in import order (``_sampling`` reads ``_core``)."""
+COMPILED_MODULES = ("_core", "_sampling", "_search")
+"""The modules ``pip install .`` compiles, in import order (``_sampling`` and ``_search`` read ``_core``)."""
 
 
 def _load_pure(name: str) -> None:

@@ -55,13 +55,20 @@ def decide_winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundR
     >>> decide_winners(Rules.trains(), totals=(10, 5, 5), results=())
     (1, 2)
     """
+    return winners_by_scores(rules, totals, [result.scores for result in results])
+
+
+def winners_by_scores(
+    rules: Rules, totals: Sequence[int], round_scores: Sequence[Sequence[int]]
+) -> tuple[PlayerIndex, ...]:
+    """Gets the winners of a finished game from its totals and each round's scores (see :func:`winners`)."""
     best = min(totals)
     tied = [player for player, total in enumerate(totals) if total == best]
     if rules.tie_break == "share" or len(tied) == 1:
         return tuple(tied)
 
     def tie_key(player: PlayerIndex) -> tuple[int, list[int]]:
-        scores = [result.scores[player] for result in results]
+        scores = [round_[player] for round_ in round_scores]
         nonzero = sorted(score for score in scores if score)
         return (-scores.count(0), nonzero)
 

@@ -14,7 +14,7 @@ import random
 import shlex
 import time
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from ._determinize import determinize
 from ._engine import apply, legal_moves
@@ -28,6 +28,14 @@ from ._faults import (
 )
 from ._moves import Draw, Move, Pass, Play
 from ._notation import position
+from ._planning import (
+    _SIMULATIONS as _SAMPLER_SIMULATIONS,
+    Analysis as Analysis,
+    MoveAnalysis as MoveAnalysis,
+    OmniscientBot as OmniscientBot,
+    SamplerBot as SamplerBot,
+    analyse as analyse,
+)
 from ._process_bot import (
     PROTOCOL_VERSION as PROTOCOL_VERSION,
     Info as Info,
@@ -45,18 +53,25 @@ from ._views import PlayerView, observe
 __all__ = [
     "FAULT_KINDS",
     "PROTOCOL_VERSION",
+    "Analysis",
     "Bot",
     "BotError",
     "BotFault",
     "BotReport",
+    "BotSpec",
     "FaultKind",
     "FaultTally",
     "GreedyBot",
+    "HeaviestBot",
     "Info",
+    "MoveAnalysis",
     "MoveInfo",
+    "OmniscientBot",
     "ProcessBot",
     "RandomBot",
+    "SamplerBot",
     "SearchBot",
+    "analyse",
     "bot_name",
     "check_spec",
     "greedy_score",
@@ -67,7 +82,21 @@ __all__ = [
 ]
 
 # Documented here, where users import them from.
-for _public in (BotFault, BotReport, FaultTally, Info, MoveInfo, ProcessBot, handshake_problem, view_message):
+for _public in (
+    Analysis,
+    BotFault,
+    BotReport,
+    FaultTally,
+    Info,
+    MoveAnalysis,
+    MoveInfo,
+    OmniscientBot,
+    ProcessBot,
+    SamplerBot,
+    analyse,
+    handshake_problem,
+    view_message,
+):
     _public.__module__ = __name__
 
 
@@ -107,7 +136,7 @@ def _play(game: GameState, bots: Sequence[Bot], index: int | None) -> GameState:
         player = game.round.current_player
         bot = bots[player]
         try:
-            move = bot(observe(game, player))
+            move = _choose(bot, game, player)
         except Exception as error:
             raise _bot_error(bot, player, game, index, f"raised {type(error).__name__}: {error}") from error
         try:
@@ -149,6 +178,13 @@ def _bot_error(bot: Bot, seat: int, game: GameState, index: int | None, what: st
         f"position: {position(game.round)}"
     )
     return BotError(reason, name, seat, game, index)
+
+
+def _choose(bot: Bot, game: GameState, player: int) -> Move:
+    """Asks ``bot`` for its move: from ``player``'s view, or, an :class:`OmniscientBot`, from the whole game."""
+    if isinstance(bot, OmniscientBot):
+        return bot.see(game)
+    return bot(observe(game, player))
 
 
 def _moves(view: PlayerView) -> tuple[Move, ...]:
@@ -193,35 +229,88 @@ def _holds(hand: tuple[Tile, ...], value: Pip, besides: Tile) -> int:
     return sum(1 for tile in hand if tile is not besides and tile.mask >> value & 1)
 
 
-def greedy_score(rules: Rules, hand: tuple[Tile, ...], move: Play, offered: Pip) -> float:
-    """Rates a play for :class:`GreedyBot`: tile value, plus a follow-up bonus; a foot it cannot fill rates below 0.
+class HeaviestBot:
+    """Plays its most valuable playable tile (the first of equals, in the engine's order); else draws or passes.
 
-    ``offered`` is the value of the node the tile goes onto.
+    The simplest sensible strategy, and the baseline any heuristic should beat: a tile left in
+    hand scores its value against its holder (SCORE-1), so shed the heaviest first.
 
-    >>> from chickenfoot import Play, Rules, Tile
-    >>> hand = (Tile(9, 5), Tile(5, 5), Tile(5, 1))
-    >>> greedy_score(Rules.trains(), hand, Play(Tile(9, 5), 0), offered=9)
-    15.0
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> view = cf.observe(game, game.current_player)
+    >>> move = HeaviestBot()(view)
+    >>> max(view.rules.tile_value(m.tile) for m in view.legal_moves) == view.rules.tile_value(move.tile)
+    True
     """
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Returns the most valuable play, else the first legal move (draw or pass)."""
+        moves = _moves(view)
+        best: Move = moves[0]
+        best_value = -1
+        for move in moves:
+            if type(move) is Play:
+                value = view.rules.tile_value(move.tile)
+                if value > best_value:
+                    best, best_value = move, value
+        return best
+
+    def __repr__(self) -> str:
+        return "HeaviestBot()"
+
+
+def _unseen_counts(view: PlayerView) -> list[int]:
+    """Counts, for each value, the tiles carrying it that the viewer cannot see (other hands and the yard)."""
+    counts = [0] * (view.rules.max_pip + 1)
+    for tile in view.unseen:
+        counts[tile.high] += 1
+        if not tile.is_double:
+            counts[tile.low] += 1
+    return counts
+
+
+def _rate(rules: Rules, hand: tuple[Tile, ...], unseen: list[int], move: Play, offered: Pip) -> float:
     tile = move.tile
-    score: float = rules.tile_value(tile)
+    score = float(rules.tile_value(tile))
     if tile.is_double:
-        # FOOT-1/FOOT-2: a double opens a foot that needs three toes of its value first. With no
-        # toe in hand, it is a last resort whatever it is worth: rated in (-1, 0), below every
-        # other play (each worth 1 or more), the more valuable such double first.
-        toes = _holds(hand, tile.high, tile)
-        return score + 12 + 4 * min(toes, 3) if toes else score / (1 + score) - 1
-    # Keep a follow-up: prefer leaving an end this hand can play on later.
+        # FOOT-1/FOOT-2: a double opens a foot that takes three toes before anything else. Worth
+        # opening with a toe in hand to follow it; a foot only the others can fill helps them.
+        score += 4 if _holds(hand, tile.high, tile) else -3
+        return score - unseen[tile.high]
     exposed = tile.other(offered)
-    score += 0.5 * min(_holds(hand, exposed, tile), 2)
-    return score
+    # Keep a follow-up: an end this hand can play on later; and leave an end the others
+    # probably cannot play on: the fewer unseen tiles carry its value, the likelier they lack it.
+    return score + min(_holds(hand, exposed, tile), 2) - unseen[exposed]
+
+
+def greedy_score(view: PlayerView, move: Play) -> float:
+    """Rates a play for :class:`GreedyBot` (higher is better).
+
+    The tile's value (SCORE-1: what it would cost left in hand); plus one point per other tile in
+    hand that could follow on the end it leaves (at most two); minus one point per unseen tile
+    (in the other hands or the yard) carrying that end's value, so ends the others are unlikely
+    to match are preferred. A double (which opens a chicken foot, FOOT-1) gets 4 points if the
+    hand holds a toe for it, else loses 3, and loses a point per unseen tile of its value.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=3)
+    >>> view = cf.observe(game, game.current_player)
+    >>> [(str(play), greedy_score(view, play)) for play in view.legal_moves]
+    [('9-3@0', 7.0), ('9-6@0', 8.0), ('9-4@0', 10.0)]
+    """
+    if type(move) is not Play:
+        raise TypeError(f"greedy_score rates a play, got {move!r}")
+    offered = view.board.nodes[move.onto].exposed
+    return _rate(view.rules, view.hand, _unseen_counts(view), move, offered)
 
 
 class GreedyBot:
-    """Sheds the highest-value tile it can, prefers doubles it can follow up, and avoids feet it cannot fill.
+    """Makes the best play by :func:`greedy_score`, looking one move ahead and no further.
 
-    Rates each play with ``greedy_score`` (in ``chickenfoot.bots``); with no play it draws or passes (the only legal
-    moves then), and with a playable drawn tile it plays it.
+    It sheds valuable tiles, keeps ends it can follow, prefers ends the others are unlikely to
+    match (counting the unseen tiles of each value), and opens a chicken foot when it holds a
+    toe for it. With no play it draws or passes (the only legal moves then); a playable drawn
+    tile it plays. It beats :class:`HeaviestBot` on the ladder (see the strength page).
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
@@ -235,9 +324,13 @@ class GreedyBot:
         moves = _moves(view)
         best: Move = moves[0]
         best_score = -math.inf
+        unseen: list[int] | None = None
+        nodes = view.board.nodes
         for move in moves:
             if type(move) is Play:
-                score = greedy_score(view.rules, view.hand, move, view.board.nodes[move.onto].exposed)
+                if unseen is None:
+                    unseen = _unseen_counts(view)
+                score = _rate(view.rules, view.hand, unseen, move, nodes[move.onto].exposed)
                 if score > best_score:
                     best, best_score = move, score
         return best
@@ -284,7 +377,7 @@ class SearchBot:
     of moves (UCB1 with availability counts, so a move is judged only where it was legal),
     plays the round out with a cheap greedy policy, and credits every player with
     ``1 - score / worst score`` of the round. It then plays the most visited move. The budget is
-    ``simulations`` per decision, or ``seconds`` if given (a time budget is not reproducible).
+    ``simulations`` per decision, or ``seconds`` of CPU time if given (a time budget is not reproducible).
     Sampling a world that respects the public history costs about as much as a playout, so the
     simulations cycle through ``worlds`` samples per decision (``worlds=simulations`` samples
     afresh every time). Forced moves (a single legal move) are made without search.
@@ -305,7 +398,7 @@ class SearchBot:
         exploration: float = _EXPLORATION,
         worlds: int = _WORLDS,
     ) -> None:
-        """Builds a search bot with a budget of ``simulations`` per move (or ``seconds``) and a seed."""
+        """Builds a search bot with a budget of ``simulations`` per move (or ``seconds`` of CPU time) and a seed."""
         if type(simulations) is not int or simulations < 1:
             raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
         if type(worlds) is not int or worlds < 1:
@@ -334,10 +427,11 @@ class SearchBot:
             return moves[0]
         rng = _view_rng(self.seed, view)
         root = _Node(mover=-1)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        clock = time.thread_time  # CPU time: a busy machine does not shorten the search
+        deadline = None if self.seconds is None else clock() + self.seconds
         worlds: list[RoundState] = []
         done = 0
-        while done < self.simulations if deadline is None else time.perf_counter() < deadline:
+        while done < self.simulations if deadline is None else clock() < deadline:
             if len(worlds) < self.worlds:
                 worlds.append(determinize(view, rng).round)
             self._simulate(root, worlds[done % len(worlds)], rng)
@@ -385,15 +479,30 @@ class SearchBot:
                 visited.reward += rewards[visited.mover]
 
 
-_KINDS = ("random", "greedy", "search", "cmd")
-_ALLOWED = "use one of random, greedy, search, search:SIMULATIONS or cmd:COMMAND"
+_KINDS = ("random", "heaviest", "greedy", "search", "sampler", "omniscient", "cmd")
+_SEARCHERS = ("search", "sampler", "omniscient")
+_ALLOWED = (
+    "use one of random, heaviest, greedy, search, sampler, omniscient (each of the last three with an optional "
+    "budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND"
+)
 
 
-def check_spec(spec: str) -> tuple[str, int | None]:
-    """Reads a bot name as ``(kind, budget)``, or raises :class:`~chickenfoot.BotSpecError` saying what is allowed.
+class BotSpec(NamedTuple):
+    """A bot name read by :func:`check_spec`: its kind, and the budget a search bot's name gave."""
 
-    >>> check_spec("search:50"), check_spec("cmd:python my_bot.py")
-    (('search', 50), ('cmd', None))
+    kind: str
+    """random, heaviest, greedy, search, sampler, omniscient or cmd."""
+    simulations: int | None = None
+    """Simulations a move (``search:200``), if given."""
+    seconds: float | None = None
+    """CPU seconds a move (``search:50ms`` is 0.05), if given."""
+
+
+def check_spec(spec: str) -> BotSpec:
+    """Reads a bot name, or raises :class:`~chickenfoot.BotSpecError` saying what is allowed.
+
+    >>> check_spec("search:50"), check_spec("sampler:20ms").seconds, check_spec("cmd:python my_bot.py").kind
+    (BotSpec(kind='search', simulations=50, seconds=None), 0.02, 'cmd')
     """
     if not isinstance(spec, str):
         raise BotSpecError(f"a bot name is text, got {spec!r}: {_ALLOWED}")
@@ -403,12 +512,20 @@ def check_spec(spec: str) -> tuple[str, int | None]:
         raise BotSpecError(f"unknown bot {spec!r}: {_ALLOWED}")
     if kind == "cmd":
         _command(spec)
-        return kind, None
+        return BotSpec(kind)
     if not arg:
-        return kind, None
-    if kind != "search" or not arg.isascii() or not arg.isdigit() or int(arg) < 1:
-        raise BotSpecError(f"bad bot {spec!r}: only search takes a budget, as search:N with N >= 1 simulations")
-    return kind, int(arg)
+        return BotSpec(kind)
+    if kind not in _SEARCHERS:
+        raise BotSpecError(f"bad bot {spec!r}: only search, sampler and omniscient take a budget")
+    digits = arg[:-2] if arg.lower().endswith("ms") else arg
+    if not digits.isascii() or not digits.isdigit() or int(digits) < 1 or len(digits) > 9:
+        raise BotSpecError(
+            f"bad bot {spec!r}: write the budget as {kind}:N (N simulations a move) or {kind}:Nms "
+            "(N milliseconds of CPU time a move), N a whole number from 1"
+        )
+    if digits is arg:
+        return BotSpec(kind, simulations=int(digits))
+    return BotSpec(kind, seconds=int(digits) / 1000)
 
 
 def _command(spec: str) -> list[str]:
@@ -423,28 +540,39 @@ def _command(spec: str) -> list[str]:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Builds a bot from its name: ``random``, ``greedy``, ``search``, ``search:SIMULATIONS`` or ``cmd:COMMAND``.
+    """Builds a bot from its name (see :func:`check_spec`): ``random``, ``heaviest``, ``greedy``, ``search``,
+    ``sampler``, ``omniscient`` or ``cmd:COMMAND``.
 
+    A search bot's name may give its budget: ``search:200`` is 200 simulations a move,
+    ``search:50ms`` 50 milliseconds of CPU time a move. ``omniscient`` sees every hand: it is for
+    measuring how far the fair bots are from perfect sight, and is marked as cheating in tables.
     ``cmd:COMMAND`` runs a program that speaks the bot protocol (see :class:`ProcessBot`); the
     command is split like a shell would, and cannot hold a comma where a list of bots is read.
 
-    >>> make_bot("search:50", seed=3)
-    SearchBot(simulations=50, seed=3)
+    >>> make_bot("search:50", seed=3), make_bot("sampler:20ms")
+    (SearchBot(simulations=50, seed=3), SamplerBot(simulations=1000, seconds=0.02, seed=0))
     >>> make_bot("cmd:node examples/bots/first.js")
     ProcessBot(['node', 'examples/bots/first.js'], seconds=5.0)
     >>> make_bot("chess")
     Traceback (most recent call last):
     ...
-    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, greedy, search, search:SIMULATIONS or cmd:COMMAND
+    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, heaviest, greedy, search, sampler, omniscient \
+(each of the last three with an optional budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND
     """
-    kind, budget = check_spec(spec)
+    kind, simulations, seconds = check_spec(spec)
     if kind == "random":
         return RandomBot(seed=seed)
+    if kind == "heaviest":
+        return HeaviestBot()
     if kind == "greedy":
         return GreedyBot()
     if kind == "cmd":
         return ProcessBot(_command(spec))
-    return SearchBot(budget or 100, seed=seed)
+    if kind == "search":
+        return SearchBot(simulations or 100, seconds=seconds, seed=seed)
+    if kind == "sampler":
+        return SamplerBot(simulations or _SAMPLER_SIMULATIONS, seconds=seconds, seed=seed)
+    return OmniscientBot(simulations or _SAMPLER_SIMULATIONS, seconds=seconds, seed=seed)
 
 
 def bot_name(bot: str | Bot) -> str:

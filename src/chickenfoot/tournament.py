@@ -44,11 +44,19 @@ from .bots import Bot, ProcessBot, _play, bot_name, check_spec, make_bot
 
 __all__ = [
     "Backend",
+    "Comparison",
     "Entrant",
-    "Progress",
     "GameOutcome",
+    "LadderGame",
+    "LadderResult",
+    "Progress",
+    "Rating",
+    "Seating",
     "Standing",
     "TournamentResult",
+    "Unit",
+    "cheats",
+    "ladder",
     "play_game",
     "run_tournament",
     "wilson",
@@ -421,3 +429,19 @@ def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
     centre = (rate + z * z / (2 * trials)) / (1 + z * z / trials)
     half = z / (1 + z * z / trials) * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+# The ladder builds on the games above (play_game and its runners), so it is imported last.
+from ._ladder import (  # noqa: E402
+    Comparison as Comparison,
+    LadderGame as LadderGame,
+    LadderResult as LadderResult,
+    Rating as Rating,
+    Seating as Seating,
+    Unit as Unit,
+    cheats as cheats,
+    ladder as ladder,
+)
+
+for _public in (Comparison, LadderGame, LadderResult, Rating, cheats, ladder):  # documented here
+    _public.__module__ = __name__

@@ -25,7 +25,7 @@ from .._moves import Move, Play, parse_move
 from .._records import MAX_COMMENT, GameRecord
 from .._state import GameState
 from .._views import observe
-from ..bots import make_bot
+from ..bots import _choose, analyse, make_bot
 from ..render import describe_move
 from ..tournament import _derive
 from ._records import save_record
@@ -179,6 +179,13 @@ class _Session:
         self.show_turn()
         return "again"
 
+    def command_hint(self, argument: str) -> Outcome:
+        from ._analyse import SIMULATIONS, analysis_table  # late: that module imports the app, which imports this
+
+        analysis = analyse(observe(self.game, self.seat), simulations=SIMULATIONS)
+        self.console.print(analysis_table(analysis, limit=5))
+        return "again"
+
     def command_save(self, argument: str) -> Outcome:
         target = argument or (str(self.target) if self.target is not None else "")
         if not target:
@@ -283,7 +290,7 @@ class _Session:
                     self.finish(complete=False)
                     return 0
                 continue
-            self.apply(self.bots[player](observe(self.game, player)))
+            self.apply(_choose(self.bots[player], self.game, player))
         self.finish(complete=True)
         return 0
 
@@ -299,6 +306,7 @@ class _Session:
 
 COMMANDS: dict[str, Command] = {
     "board": Command("board", "show the layout and your moves again", _Session.command_board),
+    "hint": Command("hint", "the search's estimate of your best moves (as chickenfoot analyse)", _Session.command_hint),
     "comment": Command("comment TEXT", "note something on the last move, for the record", _Session.command_comment),
     "save": Command("save [FILE]", "save the game record (no FILE: to --save's or --load's)", _Session.command_save),
     "help": Command("help", "list what you can type", _Session.command_help),

@@ -1,0 +1,582 @@
+"""Ladders: many bots rated on one scale from duplicate deals.
+
+Deal ``d`` of a ladder seats one table of bots (``players`` of them, the tables cycling through
+every such group of the ladder's bots in an order shuffled by the seed) and plays the same deal
+once per seating: every rotation of the table (or, asked for, every permutation). So each bot
+holds each hand of the deal once, and the luck of the deal cancels out of the comparisons. A
+game is played by :func:`~chickenfoot.tournament.play_game` with the bots in seat order, so any
+entrant a tournament takes plays in a ladder, program bots included, on local processes or Ray.
+
+The ratings are a Bradley-Terry fit (:mod:`chickenfoot._rating`) of every pairwise result at a
+table: by default, in each round, each two bots at the table, the lower round score winning
+(``unit="game"``: the lower final total). Intervals are percentiles of a bootstrap over deals,
+the unit that was sampled, so the rounds and seatings of one deal, which share its tiles, are
+never counted as independent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import pickle
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+from . import supervisor
+from ._core import shuffle
+from ._errors import BotSpecError
+from ._rating import Wins, fit
+from ._rules import Rules
+from .bots import bot_name, check_spec
+from .tournament import (
+    Backend,
+    Entrant,
+    GameOutcome,
+    Progress,
+    _check_entrant,
+    _check_portable,
+    _derive,
+    _in_order,
+    _play_task,
+    _Task,
+)
+
+__all__ = ["Comparison", "LadderGame", "LadderResult", "Rating", "Seating", "Unit", "cheats", "ladder"]
+
+Seating: TypeAlias = Literal["rotations", "permutations"]
+"""How a deal is replayed: every rotation of its table's seats, or every permutation."""
+
+Unit: TypeAlias = Literal["round", "game"]
+"""What one pairwise result is: a round (lower round score wins) or a game (lower total wins)."""
+
+_FORMAT = 1  # the log's format version
+_SAMPLES = 1000  # bootstrap samples
+_RAY_CHUNK = 64  # games per batch on Ray, between writes to the log
+
+
+def cheats(entry: Entrant) -> bool:
+    """Tells whether a lineup entry sees more than its view: the ``omniscient`` bot, or an object marked ``cheats``.
+
+    >>> cheats("omniscient:20ms"), cheats("greedy")
+    (True, False)
+    """
+    if isinstance(entry, str):
+        return check_spec(entry)[0] == "omniscient"
+    return getattr(entry, "cheats", False) is True
+
+
+@attrs.frozen
+class LadderGame:
+    """Records one game of a ladder: a deal played with one seating.
+
+    >>> result = ladder(["greedy", "random"], deals=1, rules=Rules.trains(max_pip=6), workers=1)
+    >>> [(game.deal, game.seating) for game in result.games]
+    [(0, (0, 1)), (0, (1, 0))]
+    """
+
+    deal: int
+    """The deal's number, from 0."""
+    seating: tuple[int, ...]
+    """For each seat, the index in :attr:`LadderResult.bots` of the bot sitting there."""
+    round_scores: tuple[tuple[int, ...], ...]
+    """Each round's scores, by seat."""
+    totals: tuple[int, ...]
+    """The final totals, by seat."""
+    winners: tuple[int, ...]
+    """The winning seats."""
+    faults: tuple[int, ...] = ()
+    """The moves each seat forfeited (a program bot that failed), by seat; empty if none."""
+
+
+@attrs.frozen
+class Rating:
+    """Places one bot on the ladder's scale, with what it scored.
+
+    Intervals are 95% bootstrap intervals over deals.
+    """
+
+    bot: str
+    """The bot's name (see :func:`~chickenfoot.bots.bot_name`)."""
+    cheats: bool
+    """Whether it sees more than its view (the omniscient bot): an upper bound, not a rival."""
+    rating: float
+    """Its rating in Elo points, the anchor at 0: 100 points more is a 64% chance of beating a bot."""
+    low: float
+    """The low end of the rating's interval."""
+    high: float
+    """The high end of the rating's interval."""
+    games: int
+    """The games it played (one seat each)."""
+    mean_round_score: float
+    """Its mean score per round (lower is better)."""
+    score_low: float
+    """The low end of the mean score's interval."""
+    score_high: float
+    """The high end of the mean score's interval."""
+    win_rate: float
+    """Its share of game wins per game played (a shared win counts as a fraction)."""
+    faults: int = 0
+    """The moves it forfeited (a program that answered wrong, crashed or timed out)."""
+
+
+@attrs.frozen
+class Comparison:
+    """Compares two bots: the rating gap, and how they did at the tables where both sat, paired by deal.
+
+    Intervals are 95% bootstrap intervals over deals.
+    """
+
+    first: str
+    """The first bot's name."""
+    second: str
+    """The second bot's name."""
+    rating_difference: float
+    """The first's rating minus the second's."""
+    low: float
+    """The low end of the rating difference's interval."""
+    high: float
+    """The high end of the rating difference's interval."""
+    deals: int
+    """The deals at which both sat at the table; the paired figures below are over them (NaN if none)."""
+    score_difference: float
+    """The first's mean round score minus the second's at those tables (below 0: the first scored less)."""
+    score_low: float
+    """The low end of the score difference's interval."""
+    score_high: float
+    """The high end of the score difference's interval."""
+    first_ahead: float
+    """The share of their head-to-head results (rounds, or games by ``unit``) the first won, ties counting half."""
+
+
+@attrs.frozen
+class LadderResult:
+    """Holds every game of a ladder, and rates the bots from them.
+
+    >>> result = ladder(["greedy", "random"], deals=4, rules=Rules.trains(max_pip=6), seed=1, workers=1)
+    >>> [rating.bot for rating in result.ratings()], result.ratings()[1].rating
+    (['greedy', 'random'], 0.0)
+    """
+
+    rules: Rules
+    """The rules played."""
+    players: int
+    """The players at each table."""
+    bots: tuple[str, ...]
+    """The bots' names, in the order given."""
+    cheating: tuple[bool, ...]
+    """For each bot, whether it sees more than its view (see :func:`cheats`)."""
+    seed: int
+    """The ladder's seed."""
+    seating: Seating
+    """How each deal was replayed."""
+    games: tuple[LadderGame, ...]
+    """The games, deal by deal."""
+
+    @property
+    def deals(self) -> int:
+        """Counts the deals played (a deal is counted once any of its games is)."""
+        return len({game.deal for game in self.games})
+
+    def ratings(
+        self, *, unit: Unit = "round", anchor: str | None = None, samples: int = _SAMPLES
+    ) -> tuple[Rating, ...]:
+        """Rates every bot, best first: ``anchor`` (default: the weakest) is held at 0, ``samples`` bootstrap samples.
+
+        A cheating bot is rated with the rest, and marked (:attr:`Rating.cheats`).
+        """
+        analysis = _analysis(self, unit, self._anchor(anchor, unit), samples)
+        rows = []
+        for bot, name in enumerate(self.bots):
+            low, high = _interval([sample[bot] for sample in analysis.samples])
+            score_low, score_high = _interval(analysis.score_samples[bot])
+            games = analysis.games[bot]
+            rows.append(
+                Rating(
+                    bot=name,
+                    cheats=self.cheating[bot],
+                    rating=analysis.ratings[bot],
+                    low=low,
+                    high=high,
+                    games=games,
+                    mean_round_score=analysis.scores[bot],
+                    score_low=score_low,
+                    score_high=score_high,
+                    win_rate=analysis.wins[bot] / games if games else math.nan,
+                    faults=analysis.faults[bot],
+                )
+            )
+        return tuple(sorted(rows, key=lambda row: -row.rating if math.isfinite(row.rating) else math.inf))
+
+    def compare(
+        self, first: str, second: str, *, unit: Unit = "round", anchor: str | None = None, samples: int = _SAMPLES
+    ) -> Comparison:
+        """Compares bot ``first`` with bot ``second`` (names as in :attr:`bots`)."""
+        a, b = self._index(first), self._index(second)
+        analysis = _analysis(self, unit, self._anchor(anchor, unit), samples)
+        low, high = _interval([sample[a] - sample[b] for sample in analysis.samples])
+        shared = [deal for deal in analysis.deals if a in deal.seated and b in deal.seated]
+        differences = [deal.difference(a, b) for deal in shared]
+        ahead = sum(deal.wins[a][b] for deal in shared)
+        met = ahead + sum(deal.wins[b][a] for deal in shared)
+        rng = random.Random(f"chickenfoot-ladder/compare/{self.seed}")
+        resampled = []
+        for _ in range(samples if len(shared) > 1 else 0):
+            picks = [deal.difference(a, b) for deal in _resample(shared, rng)]
+            resampled.append(sum(picks) / len(picks))
+        score_low, score_high = _interval(resampled)
+        return Comparison(
+            first=first,
+            second=second,
+            rating_difference=analysis.ratings[a] - analysis.ratings[b],
+            low=low,
+            high=high,
+            deals=len(shared),
+            score_difference=sum(differences) / len(differences) if shared else math.nan,
+            score_low=score_low,
+            score_high=score_high,
+            first_ahead=ahead / met if met else math.nan,
+        )
+
+    def _index(self, name: str) -> int:
+        if name not in self.bots:
+            raise ValueError(f"no bot {name!r} in this ladder: its bots are {', '.join(self.bots)}")
+        return self.bots.index(name)
+
+    def _anchor(self, name: str | None, unit: Unit) -> int:
+        if name is not None:
+            return self._index(name)
+        # The weakest: every other rating then reads as a gain over it.
+        ratings = _analysis(self, unit, 0, 0).ratings
+        return min(range(len(self.bots)), key=lambda bot: ratings[bot] if math.isfinite(ratings[bot]) else math.inf)
+
+
+# -- scheduling ------------------------------------------------------------------------------
+
+
+def _tables(bots: int, players: int, seed: int) -> list[tuple[int, ...]]:
+    """Lists every group of ``players`` bots, in an order shuffled by ``seed``: deal ``d`` seats group ``d mod len``."""
+    tables = list(itertools.combinations(range(bots), players))
+    order = list(range(len(tables)))
+    shuffle(random.Random(_derive("ladder-tables", seed)), order)  # the core's shuffle: the same on every Python
+    return [tables[at] for at in order]
+
+
+def _seatings(table: tuple[int, ...], seating: Seating) -> list[tuple[int, ...]]:
+    """Lists the seatings a deal is played with: seat ``s`` of rotation ``r`` takes ``table[(s + r) % n]``."""
+    if seating == "permutations":
+        return list(itertools.permutations(table))
+    players = len(table)
+    return [tuple(table[(seat + turn) % players] for seat in range(players)) for turn in range(players)]
+
+
+def _schedule(
+    bots: int, players: int, seed: int, seating: Seating, deals: int
+) -> Iterator[tuple[int, tuple[int, ...]]]:
+    """Yields every ``(deal, seating)`` of a ladder, in play order."""
+    tables = _tables(bots, players, seed)
+    for deal in range(deals):
+        for seats in _seatings(tables[deal % len(tables)], seating):
+            yield deal, seats
+
+
+# -- playing ---------------------------------------------------------------------------------
+
+
+def ladder(
+    bots: Sequence[Entrant],
+    deals: int,
+    *,
+    rules: Rules | None = None,
+    players: int = 2,
+    seed: int = 0,
+    seating: Seating = "rotations",
+    workers: int | None = None,
+    backend: Backend = "local",
+    address: str | None = None,
+    progress: Progress | None = None,
+    log: str | os.PathLike[str] | None = None,
+) -> LadderResult:
+    """Plays ``deals`` duplicate deals between ``bots``, ``players`` at a table, and returns the games to rate them.
+
+    Each deal seats one group of ``players`` bots and is played once per seating (``"rotations"``:
+    ``players`` games; ``"permutations"``: every order). The entries are those of
+    :func:`~chickenfoot.tournament.run_tournament` (bot names, bot objects, program bots), each
+    once; the ``omniscient`` bot plays only when named, and is marked as cheating. ``workers``,
+    ``backend`` and ``address`` are as for tournaments. With ``log``, every finished game is
+    appended to that file as a JSON line, and a ladder started again with the same file plays
+    only the games it lacks (``deals`` may grow). The games, so the ratings, are the same for a
+    seed whatever the workers or backend, and whether resumed or not, as long as every bot's
+    budget is a number of simulations (a time budget depends on the machine).
+
+    >>> result = ladder(["greedy", "heaviest", "random"], deals=3, rules=Rules.trains(max_pip=6), workers=1)
+    >>> len(result.games), sorted({game.seating for game in result.games if game.deal == 0})
+    (6, [(0, 2), (2, 0)])
+    """
+    rules = Rules.trains() if rules is None else rules
+    entries = tuple(bots)
+    for at, entry in enumerate(entries):
+        _check_entrant(at, entry)
+    names = tuple(bot_name(entry) for entry in entries)
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise BotSpecError(f"a ladder takes each bot once; {', '.join(repeated)} appears more than once")
+    rules.check_players(players)
+    if len(entries) < players:
+        raise ValueError(f"a ladder of {players}-player games needs {players} or more bots, got {len(entries)}")
+    if type(deals) is not int or deals < 1:
+        raise ValueError(f"deals must be a whole number of 1 or more, got {deals!r}")
+    if seating not in ("rotations", "permutations"):
+        raise ValueError(f"seating must be 'rotations' or 'permutations', got {seating!r}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    header = {
+        "chickenfoot-ladder": _FORMAT,
+        "rules": attrs.asdict(rules),
+        "players": players,
+        "bots": list(names),
+        "seed": seed,
+        "seating": seating,
+    }
+    path = None if log is None else Path(log)
+    done = {} if path is None else _read_log(path, header)
+    schedule = list(_schedule(len(entries), players, seed, seating, deals))
+    todo = [key for key in schedule if key not in done]
+    tag = supervisor.new_tag()
+    tasks = (_task(rules, entries, seed, deal, seats, tag) for deal, seats in todo)
+    total = len(schedule)
+    reached = len(schedule) - len(todo)
+
+    def record(key: tuple[int, tuple[int, ...]], outcome: GameOutcome) -> None:
+        nonlocal reached
+        game = LadderGame(
+            deal=key[0],
+            seating=key[1],
+            round_scores=outcome.round_scores,
+            totals=outcome.totals,
+            winners=outcome.winners,
+            faults=tuple(report.fault_count + report.stopped for report in outcome.reports),
+        )
+        done[key] = game
+        if sink is not None:
+            sink.write(json.dumps(attrs.asdict(game)) + "\n")
+            sink.flush()
+        reached += 1
+        if progress is not None:
+            progress(reached, total)
+
+    sink = None
+    if path is not None:
+        fresh = not path.exists() or path.stat().st_size == 0
+        sink = path.open("a", encoding="utf-8")
+        if fresh:
+            sink.write(json.dumps(header) + "\n")
+    try:
+        for key, outcome in zip(todo, _outcomes(entries, tasks, len(todo), workers, backend, address), strict=True):
+            record(key, outcome)
+    finally:
+        supervisor.sweep(tag)  # whatever a killed worker left behind, as a tournament does
+        if sink is not None:
+            sink.close()
+    games = tuple(done[key] for key in schedule)
+    return LadderResult(
+        rules=rules,
+        players=players,
+        bots=names,
+        cheating=tuple(map(cheats, entries)),
+        seed=seed,
+        seating=seating,
+        games=games,
+    )
+
+
+def _task(rules: Rules, entries: tuple[Entrant, ...], seed: int, deal: int, seats: tuple[int, ...], tag: str) -> _Task:
+    """Makes the tournament task playing ``deal`` with ``seats``: game 0 of a one-game tournament seeded by the deal."""
+    return (rules, tuple(entries[bot] for bot in seats), _derive("ladder", seed, deal), 0, False, tag)
+
+
+def _outcomes(
+    entries: tuple[Entrant, ...],
+    tasks: Iterable[_Task],
+    count: int,
+    workers: int | None,
+    backend: Backend,
+    address: str | None,
+) -> Iterator[GameOutcome]:
+    """Plays the tasks where asked, yielding each outcome in task order as soon as it and those before are done."""
+    if not count:
+        return
+    if backend == "ray":
+        from ._ray import cloudpickle_dumps, run_on_ray
+
+        _check_portable(entries, cloudpickle_dumps(), "Ray workers")
+        # Ray hands results back a batch at a time; batches keep the log close behind the games.
+        iterator = iter(tasks)
+        while batch := list(itertools.islice(iterator, _RAY_CHUNK)):
+            yield from run_on_ray(_play_task, batch, len(batch), address, None)
+        return
+    workers = min(workers or os.cpu_count() or 1, count)
+    if workers == 1:
+        yield from map(_play_task, tasks)
+        return
+    _check_portable(entries, pickle.dumps, "worker processes")
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from _in_order(pool, tasks, window=4 * workers)
+
+
+def _read_log(path: Path, header: dict[str, Any]) -> dict[tuple[int, tuple[int, ...]], LadderGame]:
+    """Reads the games a ladder's log holds, checking it was written by the same ladder."""
+    done: dict[tuple[int, tuple[int, ...]], LadderGame] = {}
+    if not path.exists():
+        return done
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not lines:
+        return done
+    try:
+        written = json.loads(lines[0])
+    except json.JSONDecodeError:
+        written = None
+    if not isinstance(written, dict) or written.get("chickenfoot-ladder") != _FORMAT:
+        raise ValueError(f"{path} is not a ladder log: give a new file, or the log of this ladder to resume it")
+    for key, value in header.items():
+        if written.get(key) != value:
+            raise ValueError(
+                f"{path} is the log of another ladder (its {key} is {written.get(key)!r}, not {value!r}): "
+                "give a new file, or run the ladder it logged"
+            )
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            data = json.loads(line)
+            game = LadderGame(
+                deal=int(data["deal"]),
+                seating=tuple(map(int, data["seating"])),
+                round_scores=tuple(tuple(map(int, scores)) for scores in data["round_scores"]),
+                totals=tuple(map(int, data["totals"])),
+                winners=tuple(map(int, data["winners"])),
+                faults=tuple(map(int, data.get("faults", ()))),
+            )
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            if number == len(lines):  # a run stopped while writing its last line: play that game again
+                break
+            raise ValueError(f"{path}, line {number}: not a game of a ladder log") from None
+        done[game.deal, game.seating] = game
+    return done
+
+
+# -- rating ----------------------------------------------------------------------------------
+
+
+class _Deal:
+    """What one deal's games say, summed: pairwise wins, and each bot's scores, wins and faults."""
+
+    def __init__(self, bots: int, games: list[LadderGame], unit: Unit) -> None:
+        self.seated = set(games[0].seating)
+        self.wins: Wins = [[0.0] * bots for _ in range(bots)]
+        self.score = [0.0] * bots  # round scores summed
+        self.rounds = [0] * bots  # seat-rounds played
+        self.won = [0.0] * bots  # game wins (shared wins split)
+        self.games = [0] * bots
+        self.faults = [0] * bots
+        for game in games:
+            results = [game.totals] if unit == "game" else list(game.round_scores)
+            for first, second in itertools.combinations(range(len(game.seating)), 2):
+                a, b = game.seating[first], game.seating[second]
+                for scores in results:
+                    if scores[first] < scores[second]:
+                        self.wins[a][b] += 1
+                    elif scores[first] > scores[second]:
+                        self.wins[b][a] += 1
+                    else:
+                        self.wins[a][b] += 0.5
+                        self.wins[b][a] += 0.5
+            for seat, bot in enumerate(game.seating):
+                self.score[bot] += sum(scores[seat] for scores in game.round_scores)
+                self.rounds[bot] += len(game.round_scores)
+                self.won[bot] += (seat in game.winners) / len(game.winners)
+                self.games[bot] += 1
+                self.faults[bot] += game.faults[seat] if game.faults else 0
+
+    def difference(self, a: int, b: int) -> float:
+        """Gets bot ``a``'s mean round score minus bot ``b``'s at this deal."""
+        return self.score[a] / self.rounds[a] - self.score[b] / self.rounds[b]
+
+
+class _Analysis:
+    """The fit of a ladder's games, and its bootstrap samples."""
+
+    def __init__(self, result: LadderResult, unit: Unit, anchor: int, samples: int) -> None:
+        bots = len(result.bots)
+        by_deal: dict[int, list[LadderGame]] = {}
+        for game in result.games:
+            by_deal.setdefault(game.deal, []).append(game)
+        self.deals = [_Deal(bots, games, unit) for games in by_deal.values()]
+        self.games = [sum(deal.games[bot] for deal in self.deals) for bot in range(bots)]
+        self.wins = [sum(deal.won[bot] for deal in self.deals) for bot in range(bots)]
+        self.faults = [sum(deal.faults[bot] for deal in self.deals) for bot in range(bots)]
+        self.scores = _scores(self.deals, bots)
+        self.ratings = fit(_wins(self.deals, bots), anchor) if self.deals else [math.nan] * bots
+        self.samples: list[list[float]] = []
+        self.score_samples: list[list[float]] = [[] for _ in range(bots)]
+        rng = random.Random(f"chickenfoot-ladder/bootstrap/{result.seed}")
+        for _ in range(samples if len(self.deals) > 1 else 0):
+            drawn = _resample(self.deals, rng)
+            self.samples.append(fit(_wins(drawn, bots), anchor, start=self.ratings))
+            for bot, score in enumerate(_scores(drawn, bots)):
+                self.score_samples[bot].append(score)
+
+
+def _resample(deals: list[_Deal], rng: random.Random) -> list[_Deal]:
+    """Draws a bootstrap sample: as many deals as there are, with replacement."""
+    return [deals[rng.randrange(len(deals))] for _ in deals]
+
+
+@lru_cache(maxsize=16)
+def _analysis(result: LadderResult, unit: Unit, anchor: int, samples: int) -> _Analysis:
+    return _Analysis(result, unit, anchor, samples)
+
+
+def _wins(deals: list[_Deal], bots: int) -> Wins:
+    wins = [[0.0] * bots for _ in range(bots)]
+    for deal in deals:
+        for a in deal.seated:
+            row, mine = wins[a], deal.wins[a]
+            for b in deal.seated:
+                row[b] += mine[b]
+    return wins
+
+
+def _scores(deals: list[_Deal], bots: int) -> list[float]:
+    scores = []
+    for bot in range(bots):
+        rounds = sum(deal.rounds[bot] for deal in deals)
+        scores.append(sum(deal.score[bot] for deal in deals) / rounds if rounds else math.nan)
+    return scores
+
+
+def _interval(samples: list[float]) -> tuple[float, float]:
+    """Gets the 2.5th and 97.5th percentiles of ``samples``, NaN when there are none.
+
+    A bootstrap sample that left a bot out (or cut it off from the anchor) gives it no rating;
+    the interval is over the others, unless they are more than 2.5% of all: then it is NaN.
+    """
+    defined = sorted(value for value in samples if math.isfinite(value))
+    if not defined or len(defined) < 0.975 * len(samples):
+        return math.nan, math.nan
+    last = len(defined) - 1
+    return _percentile(defined, 0.025 * last), _percentile(defined, 0.975 * last)
+
+
+def _percentile(ordered: list[float], at: float) -> float:
+    below = math.floor(at)
+    above = min(below + 1, len(ordered) - 1)
+    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)

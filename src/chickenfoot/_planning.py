@@ -1,0 +1,347 @@
+"""Search on the core's rounds: the sampler bot, the omniscient bot, and the analysis of a position.
+
+All three run :class:`chickenfoot._search.Searcher` (compiled with the core) on worlds: core
+rounds consistent with what the searching player knows. The sampler bot and the analysis
+draw them with :func:`~chickenfoot.determinize` (or, for a position written without its
+history, by dealing the unseen tiles at random); the omniscient bot, which sees every hand,
+only shuffles the yard. A budget is a number of simulations, or seconds of CPU time
+(:func:`time.thread_time`, so a busy machine does not shorten it).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from typing import TypeAlias
+
+import attrs
+
+from . import _core
+from ._core import NONE, Round, round_on
+from ._deal import deal_for
+from ._determinize import determinize
+from ._moves import Move
+from ._scoring import winners_by_scores
+from ._search import Node, Searcher
+from ._state import MOVES, GameState, move_code, settings_for
+from ._views import PlayerView
+
+__all__ = ["Analysis", "MoveAnalysis", "OmniscientBot", "SamplerBot", "analyse"]
+
+World: TypeAlias = "Callable[[random.Random], Round]"
+
+# SearchBot's search settings. Of the variants tried at equal simulations, playouts without the
+# double bonus lost clearly (58 rating points) and playouts that keep follow-ups gained nothing.
+_EXPLORATION = 0.7
+_RANDOMNESS = 0.15
+_DOUBLE_BONUS = 12
+_WORLDS = 32
+_PER_WORLD = 8  # simulations per new world: a sample costs several simulations, so a short search takes fewer
+_SIMULATIONS = 1000
+
+
+def _check_budget(simulations: int, seconds: float | None) -> None:
+    if type(simulations) is not int or simulations < 1:
+        raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
+    if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < math.inf):
+        raise ValueError(f"seconds must be a finite number above 0 (or None for simulations), got {seconds!r}")
+
+
+def _searcher(rng: random.Random) -> Searcher:
+    return Searcher(_EXPLORATION, _RANDOMNESS, _DOUBLE_BONUS, rng.getrandbits(64))
+
+
+def _search(
+    world: World,
+    rng: random.Random,
+    simulations: int,
+    seconds: float | None,
+    worlds: int,
+    each: Callable[[Searcher, tuple[int, ...]], None] | None = None,
+) -> tuple[Searcher, int]:
+    """Runs simulations until the budget is spent, a new world every few (at most ``worlds``); gets the tree, count."""
+    searcher = _searcher(rng)
+    sampled: list[Round] = []
+    clock = time.thread_time
+    deadline = None if seconds is None else clock() + seconds
+    done = 0
+    while done < simulations if deadline is None else clock() < deadline:
+        if len(sampled) < worlds and len(sampled) * _PER_WORLD <= done:
+            sampled.append(world(rng))
+        scores = searcher.simulate(sampled[done % len(sampled)])
+        if each is not None:
+            each(searcher, scores)
+        done += 1
+    return searcher, done
+
+
+def _most_visited(moves: tuple[Move, ...], root: Node) -> Move:
+    children = root.children
+    return max(moves, key=lambda move: children[code].visits if (code := move_code(move)) in children else -1)
+
+
+def _view_world(view: PlayerView) -> World:
+    """Gets how to sample worlds for ``view``: :func:`~chickenfoot.determinize`, or for a position without history, a
+    deal of the unseen tiles at random."""
+    if view.history or len(view.board.nodes) == 1:
+        return lambda rng: determinize(view, rng)._round
+    settings = settings_for(view.rules)
+    layout = view.board._layout
+    unseen = [tile.index for tile in view.unseen]
+    mine = tuple(tile.index for tile in view.hand)
+    drawn = NONE if view.drawn is None else view.drawn.index
+    current = view.current_player if view.current_player is not None else view.player
+
+    def deal(rng: random.Random) -> Round:
+        tiles = list(unseen)
+        _core.shuffle(rng, tiles)
+        hands: list[tuple[int, ...]] = []
+        at = 0
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.player:
+                hands.append(mine)
+            else:
+                hands.append(tuple(tiles[at : at + size]))
+                at += size
+        return round_on(
+            settings, tuple(hands), tuple(tiles[at:]), layout, current, view.reserve, drawn, False, NONE, None
+        )
+
+    return deal
+
+
+class SamplerBot:
+    """Searches the round with SO-ISMCTS on the core's integers: the strongest fair bot here (see the strength page).
+
+    Each simulation takes a world from :func:`~chickenfoot.determinize` (the hidden tiles dealt
+    consistently with the view and its public history), walks one tree shared by every world
+    (UCB1 with availability counts), expands one move, and plays the round out with a cheap
+    policy (the most valuable play, a double first, a random move 15% of the time), crediting
+    every player with ``1 - score / worst score``. It plays the most visited move. Unlike
+    :class:`SearchBot` it never builds the public objects inside the search, and the search
+    is compiled with the core (``pip install .``), so it runs several times as many simulations
+    in the same time. The budget is ``simulations`` per move, or ``seconds`` of CPU time if given
+    (reproducible only with simulations). A forced move is made without search.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> view = cf.observe(game, game.current_player)
+    >>> SamplerBot(simulations=50, seed=1)(view) in view.legal_moves
+    True
+    """
+
+    def __init__(
+        self, simulations: int = _SIMULATIONS, *, seconds: float | None = None, seed: int = 0, worlds: int = _WORLDS
+    ) -> None:
+        """Builds a sampler bot with a budget of ``simulations`` per move (or ``seconds`` of CPU time) and a seed."""
+        _check_budget(simulations, seconds)
+        if type(worlds) is not int or worlds < 1:
+            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
+        self.simulations = simulations
+        self.seconds = seconds
+        self.seed = seed
+        self.worlds = worlds
+
+    def __repr__(self) -> str:
+        budget = f", seconds={self.seconds}" if self.seconds is not None else ""
+        worlds = f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
+        return f"SamplerBot(simulations={self.simulations}{budget}, seed={self.seed}{worlds})"
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Returns the most visited move at the root after the search."""
+        from .bots import _moves, _view_rng
+
+        moves = _moves(view)
+        if len(moves) == 1:
+            return moves[0]
+        rng = _view_rng(self.seed, view)
+        searcher, _ = _search(_view_world(view), rng, self.simulations, self.seconds, self.worlds)
+        return _most_visited(moves, searcher.root)
+
+
+class OmniscientBot:
+    """Cheats: sees every hand (not the order of the yard) and searches the true round, an upper bound for fair bots.
+
+    The same search as :class:`SamplerBot`, on the real hands, the yard shuffled afresh for each
+    of ``worlds`` worlds. It cannot play from a view: :func:`play_out` (so tournaments and
+    ladders) hands it the whole game through :meth:`see`, and only when it is named, as
+    ``omniscient``; tables mark it as cheating.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=2, seed=7)
+    >>> OmniscientBot(simulations=50).see(game) in cf.legal_moves(game)
+    True
+    """
+
+    cheats = True
+    """Marks a bot that sees more than its view."""
+
+    def __init__(
+        self, simulations: int = _SIMULATIONS, *, seconds: float | None = None, seed: int = 0, worlds: int = _WORLDS
+    ) -> None:
+        """Builds an omniscient bot with a budget of ``simulations`` a move (or ``seconds`` of CPU time) and a seed."""
+        _check_budget(simulations, seconds)
+        if type(worlds) is not int or worlds < 1:
+            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
+        self.simulations = simulations
+        self.seconds = seconds
+        self.seed = seed
+        self.worlds = worlds
+
+    def __repr__(self) -> str:
+        budget = f", seconds={self.seconds}" if self.seconds is not None else ""
+        worlds = f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
+        return f"OmniscientBot(simulations={self.simulations}{budget}, seed={self.seed}{worlds})"
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Refuses: a view hides what this bot plays by. Use :meth:`see` (play_out and tournaments do)."""
+        raise TypeError(
+            "OmniscientBot sees every hand, so it chooses from the whole game: call bot.see(game), or let "
+            "play_out, a tournament or a ladder seat it"
+        )
+
+    def see(self, game: GameState) -> Move:
+        """Returns the move to make in ``game``, seeing every hand (the player to move's turn)."""
+        from ._views import observe
+        from .bots import _moves, _view_rng
+
+        view = observe(game, game.current_player) if game.current_player is not None else None
+        if view is None:
+            raise ValueError("the game is over: there is no move to make")
+        moves = _moves(view)
+        if len(moves) == 1:
+            return moves[0]
+        rng = _view_rng(self.seed, view)
+        true = game._round
+
+        def world(rng: random.Random) -> Round:
+            yard = list(true.yard)
+            _core.shuffle(rng, yard)
+            return true.moved(true.setup, true.hands, tuple(yard), true.current, true.drawn, False, NONE, true.log)
+
+        searcher, _ = _search(world, rng, self.simulations, self.seconds, self.worlds)
+        return _most_visited(moves, searcher.root)
+
+
+@attrs.frozen
+class MoveAnalysis:
+    """What the search found about one legal move: the mover's expected round score after it, and the line expected.
+
+    ``score``, ``low``, ``high`` and ``visits`` are those of a bot protocol ``info`` line's ``moves``.
+    """
+
+    move: Move
+    """The move."""
+    score: float
+    """The mover's expected score for the round if they make it (lower is better); NaN if never tried."""
+    low: float
+    """The low end of the 95% confidence interval of ``score`` (normal, over its simulations); NaN below 2."""
+    high: float
+    """The high end of that interval."""
+    visits: int
+    """The simulations that began with this move."""
+    win: float | None
+    """The mover's chance of winning the game after it (the rest of the game played out by the playout policy),
+    or ``None`` for a position written without its game."""
+    line: tuple[Move, ...]
+    """The line of play the search expects, this move first (every player's moves, most visited at each step)."""
+
+
+@attrs.frozen
+class Analysis:
+    """Holds the analysis of a position: every legal move, best first, and what the search spent.
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.cross(), players=2, seed=7)
+    >>> analysis = analyse(cf.observe(game, game.current_player), simulations=200)
+    >>> len(analysis.moves) == len(cf.legal_moves(game)), analysis.best == analysis.moves[0].move
+    (True, True)
+    """
+
+    player: int
+    """The seat analysed, the player to move."""
+    simulations: int
+    """The simulations run."""
+    moves: tuple[MoveAnalysis, ...]
+    """Every legal move, the most visited first (the one a search bot would play)."""
+
+    @property
+    def best(self) -> Move:
+        """Gets the move the search prefers."""
+        return self.moves[0].move
+
+
+def analyse(
+    view: PlayerView, *, simulations: int | None = None, seconds: float | None = None, seed: int = 0
+) -> Analysis:
+    """Searches ``view``'s position and returns every legal move with its estimate, interval, visits and line.
+
+    The search is :class:`SamplerBot`'s, over worlds consistent with the view; give a budget of
+    ``simulations`` (default 2,000) or ``seconds`` of CPU time (not reproducible). ``score`` is
+    the mover's mean score for the round over the simulations that began with the move, with a
+    95% normal interval; ``win`` the share of those in which the mover went on to win the game,
+    the remaining rounds dealt afresh and played by the playout policy. A view of a position
+    without its history (a position in the notation) is searched by dealing the unseen tiles at
+    random: nothing proves more; it has no game, so no ``win``.
+
+    Raises :class:`ValueError` if it is not the view's player's turn.
+    """
+    from .bots import _moves, _view_rng
+
+    if simulations is not None and seconds is not None:
+        raise ValueError("give analyse a budget of simulations or of seconds, not both")
+    budget = 2000 if simulations is None else simulations
+    _check_budget(budget, seconds)
+    moves = _moves(view)
+    rng = _view_rng(seed, view)
+    in_game = bool(view.history) or len(view.board.nodes) == 1
+    codes = [move_code(move) for move in moves]
+    wins = dict.fromkeys(codes, 0.0)
+    rules = view.rules
+    dealer = deal_for(rules, view.players)
+    rounds_left = range(view.round_index + 1, rules.rounds)
+    # Its own generators deal and play the later rounds, so the search runs as the sampler bot's would.
+    future = random.Random(f"chickenfoot-analyse/{seed}/{view.round_index}/{len(view.history)}")
+    player = _searcher(future)
+
+    def tally(searcher: Searcher, scores: tuple[int, ...]) -> None:
+        totals = [total + score for total, score in zip(view.totals, scores, strict=True)]
+        history = [*view.round_scores, scores]
+        for round_index in rounds_left:
+            later = player.play_out(dealer.deal(future.getrandbits(64), round_index)).scores()
+            totals = [total + score for total, score in zip(totals, later, strict=True)]
+            history.append(later)
+        won = winners_by_scores(rules, totals, history)
+        if view.player in won:
+            wins[searcher.first] += 1 / len(won)
+
+    searcher, done = _search(_view_world(view), rng, budget, seconds, _WORLDS, tally if in_game else None)
+    rows = []
+    for move, code in zip(moves, codes, strict=True):
+        node = searcher.root.children.get(code)
+        visits = 0 if node is None else node.visits
+        score = low = high = math.nan
+        if node is not None and visits:
+            score = node.score / visits
+            if visits > 1:
+                spread = max(node.square / visits - score * score, 0.0) * visits / (visits - 1)
+                half = 1.96 * math.sqrt(spread / visits)
+                low, high = score - half, score + half
+        win = (wins[code] / visits if visits else math.nan) if in_game else None
+        rows.append(MoveAnalysis(move, score, low, high, visits, win, _line(node, code)))
+    rows.sort(key=lambda row: -row.visits)
+    return Analysis(player=view.player, simulations=done, moves=tuple(rows))
+
+
+def _line(node: Node | None, code: int) -> tuple[Move, ...]:
+    """Follows the most visited child from ``node`` (reached by ``code``), as public moves."""
+    codes = [code]
+    while node is not None and node.children:
+        code, node = max(node.children.items(), key=lambda item: item[1].visits)
+        if node.visits < 2:
+            break
+        codes.append(code)
+    table = MOVES.onto_nodes(max(code >> 8 for code in codes) + 1)
+    return tuple(table[code] for code in codes)

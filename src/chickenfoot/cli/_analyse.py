@@ -1,0 +1,128 @@
+"""The ``analyse`` command: every legal move of a position, with the search's estimate and line."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import click
+from rich.table import Table
+from rich.text import Text
+
+from .._errors import InvalidRecordError
+from .._notation import parse_position
+from .._state import GameState, RoundState
+from .._views import PlayerView, observe
+from ..bots import Analysis, analyse
+from ._app import _console, app
+
+__all__ = ["analysis_table", "view_of_position"]
+
+SIMULATIONS = 2000
+"""The simulations ``chickenfoot analyse`` and the ``hint`` of ``chickenfoot play`` run unless told otherwise."""
+
+
+def view_of_position(state: RoundState, seat: int | None) -> PlayerView:
+    """Gets what ``seat`` (default: the player to move) knows of a position: its own hand, the board and the counts.
+
+    Raises :class:`click.BadParameter` when the seat is not the player to move.
+    """
+    turn = state.current_player
+    if state.is_over:
+        raise click.BadParameter(
+            "the round in this position is over: there is no move to analyse", param_hint="POSITION"
+        )
+    if seat is None:
+        seat = turn
+    if not 0 <= seat < state.players:
+        raise click.BadParameter(f"seat {seat} does not exist with {state.players} players", param_hint="'--seat'")
+    if seat != turn:
+        raise click.BadParameter(f"it is P{turn}'s turn in this position: analyse --seat {turn}", param_hint="'--seat'")
+    rules = state.rules
+    round_index = min(max(rules.max_pip - state.double, 0), rules.rounds - 1)
+    game = GameState(rules, state.players, 0, state, round_index, (0,) * state.players)
+    return observe(game, seat)
+
+
+def _number(value: float, digits: int = 1) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def analysis_table(analysis: Analysis, *, limit: int | None = None) -> Table:
+    """Tabulates an analysis, the preferred move first: score with its interval, win chance, visits, line."""
+    table = Table(
+        title=f"P{analysis.player} to move, {analysis.simulations:,} simulations (score: P{analysis.player}'s "
+        "expected round score, lower is better; 95% CI)",
+        title_justify="left",
+    )
+    in_game = any(row.win is not None for row in analysis.moves)  # a position without its game has no win chance
+    columns = ("#", "move", "score (95% CI)", *(("win",) if in_game else ()), "visits", "expected line")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("move", "expected line") else "right")
+    for rank, row in enumerate(analysis.moves[:limit], start=1):
+        interval = "" if math.isnan(row.low) else f" ({row.low:.1f} to {row.high:.1f})"
+        win = () if row.win is None else ("-" if math.isnan(row.win) else f"{row.win:.0%}",)
+        line = " ".join(str(move) for move in row.line[1:6]) + (" ..." if len(row.line) > 6 else "")
+        table.add_row(str(rank), str(row.move), _number(row.score) + interval, *win, str(row.visits), Text(line))
+    return table
+
+
+def _json(analysis: Analysis) -> str:
+    def number(value: float | None) -> float | None:
+        return None if value is None or math.isnan(value) else round(value, 4)
+
+    rows = [
+        {
+            "move": str(row.move),
+            "score": number(row.score),
+            "low": number(row.low),
+            "high": number(row.high),
+            "visits": row.visits,
+            "win": number(row.win),
+            "line": [str(move) for move in row.line],
+        }
+        for row in analysis.moves
+    ]
+    return json.dumps({"player": analysis.player, "simulations": analysis.simulations, "moves": rows}, indent=1)
+
+
+@app.command("analyse", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.argument("position")
+@click.option(
+    "--seat", type=click.IntRange(0, 7), default=None, help="The seat to analyse for [default: the player to move]."
+)
+@click.option(
+    "--simulations",
+    type=click.IntRange(1, 10_000_000),
+    default=None,
+    help=f"Simulations to run [default: {SIMULATIONS:,}].",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(0, 3600, min_open=True),
+    default=None,
+    help="Search for this much CPU time instead (not reproducible).",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON instead of a table.")
+def analyse_command(
+    position: str, seat: int | None, simulations: int | None, seconds: float | None, seed: int, as_json: bool
+) -> None:
+    """Estimate every legal move of POSITION (the position notation, quoted) for the player to move.
+
+    The search sees only that seat's hand: the other hands and the yard are dealt at random
+    from the unseen tiles for each simulation (a position has no history to narrow them).
+    """
+    if simulations is not None and seconds is not None:
+        raise click.BadParameter("give --simulations or --seconds, not both", param_hint="'--seconds'")
+    try:
+        state = parse_position(position)
+    except InvalidRecordError as error:
+        raise click.BadParameter(str(error), param_hint="POSITION") from None
+    view = view_of_position(state, seat)
+    budget = SIMULATIONS if simulations is None and seconds is None else simulations
+    analysis = analyse(view, simulations=budget, seconds=seconds, seed=seed)
+    if as_json:
+        click.echo(_json(analysis))
+        return
+    _console().print(analysis_table(analysis))

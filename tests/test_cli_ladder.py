@@ -1,0 +1,138 @@
+"""The ladder and analyse commands, and hint in play: tables that fit 80 columns, JSON, and clear refusals."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+pytest.importorskip("click")
+pytest.importorskip("rich")
+from rich.cells import cell_len
+
+import chickenfoot as cf
+from chickenfoot.cli import main
+
+SMALL = ("--rule", "max_pip=6")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str, stdin: str | None = None) -> tuple[int, str, str]:
+    if stdin is not None:
+        sys.stdin = io.StringIO(stdin)
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(autouse=True)
+def _eighty_columns(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.setattr(sys, "stdin", sys.stdin)
+
+
+def _fits(text: str) -> None:
+    text = text.replace("your move> ", "your move> \n")
+    wide = [line for line in text.splitlines() if cell_len(line) > 80]
+    assert not wide, f"{len(wide)} lines wider than 80 columns, e.g. {wide[0]!r}"
+
+
+def _position(moves: int = 6, players: int = 3) -> str:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=players, seed=4)
+    for _ in range(moves):
+        game = cf.apply(game, cf.legal_moves(game)[-1])
+    while len(cf.legal_moves(game)) < 2:
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    return cf.position(game.round)
+
+
+def test_the_ladder_prints_ratings_marks_the_cheat_and_compares(capsys: pytest.CaptureFixture[str]) -> None:
+    bots = "greedy,heaviest,random,omniscient:5"
+    argv = ["ladder", "--players", "2", "--deals", "6", "--bots", bots, *SMALL, "--workers", "1"]
+    code, out, err = run(capsys, *argv, "--compare", "greedy/heaviest")
+    assert code == 0, err
+    _fits(out + err)
+    assert "omniscient:5 (cheats)" in out
+    assert "95% bootstrap intervals over deals" in out
+    assert "6 deals" in out
+    assert "greedy vs heaviest:" in out
+    again = run(capsys, *argv, "--compare", "greedy/heaviest")[1]
+    table = out[out.index("6 deals") :]  # after the progress bar, whose times vary
+    assert again[again.index("6 deals") :] == table  # deterministic for a seed
+
+
+def test_the_ladder_writes_json_and_resumes_from_its_log(capsys: pytest.CaptureFixture[str], tmp_path: object) -> None:
+    log = f"{tmp_path}/ladder.jsonl"
+    argv = ["ladder", "--players", "2", "--deals", "2", "--bots", "greedy,random", *SMALL, "--workers", "1"]
+    code, out, err = run(capsys, *argv, "--log", log, "--json", "-")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["bots"] == ["greedy", "random"]
+    assert len(data["games"]) == 4
+    assert {rating["bot"] for rating in data["ratings"]} == {"greedy", "random"}
+    code, out, err = run(capsys, *argv, "--log", log, "--seed", "5")
+    assert code == 1
+    assert "log of another ladder" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--bots", "greedy,greedy"], "name each bot once"),
+        (["--bots", "greedy"], "2 players need 2 or more bots"),
+        (["--bots", "greedy,chess"], "unknown bot 'chess'"),
+        (["--compare", "greedy"], "write two bots as A/B"),
+        (["--compare", "greedy/search:9"], "'search:9' is not in the ladder"),
+        (["--deals", "0"], "'--deals'"),
+    ],
+)
+def test_bad_ladders_are_refused(capsys: pytest.CaptureFixture[str], extra: list[str], message: str) -> None:
+    code, _, err = run(capsys, "ladder", "--players", "2", "--bots", "greedy,random", *extra)
+    assert code == 2
+    assert message in err
+
+
+def test_analyse_lists_every_legal_move_with_an_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    text = _position()
+    state = cf.parse_position(text)
+    code, out, err = run(capsys, "analyse", text, "--simulations", "300")
+    assert code == 0, err
+    _fits(out)
+    assert f"P{state.current_player} to move, 300 simulations" in out
+    for move in cf.legal_moves(state):
+        assert str(move) in out
+    code, out, err = run(capsys, "analyse", text, "--simulations", "300", "--json")
+    data = json.loads(out)
+    assert sorted(row["move"] for row in data["moves"]) == sorted(str(move) for move in cf.legal_moves(state))
+    assert sum(row["visits"] for row in data["moves"]) == 300
+    assert all(row["low"] <= row["score"] <= row["high"] for row in data["moves"] if row["visits"] > 1)
+
+
+def test_analyse_refuses_what_it_cannot_analyse(capsys: pytest.CaptureFixture[str]) -> None:
+    text = _position()
+    turn = cf.parse_position(text).current_player
+    code, _, err = run(capsys, "analyse", text, "--seat", str((turn + 1) % 3))
+    assert code == 2
+    assert f"it is P{turn}'s turn in this position: analyse --seat {turn}" in err
+    code, _, err = run(capsys, "analyse", "trains 0 - 1 9-5")
+    assert code == 2
+    assert "a position has 8 fields" in err
+    code, _, err = run(capsys, "analyse", text, "--simulations", "5", "--seconds", "1")
+    assert code == 2
+    assert "not both" in err
+
+
+def test_hint_in_play_shows_the_analysis(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "play", "--players", "2", *SMALL, "--seed", "3", stdin="hint\nquit\nquit\n")
+    assert code == 0, err
+    _fits(out)
+    assert "2,000 simulations" in out
+    assert "expected line" in out
+
+
+def test_the_new_commands_have_help_that_fits(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("ladder", "analyse"):
+        code, out, _ = run(capsys, command, "--help")
+        assert code == 0
+        _fits(out)
