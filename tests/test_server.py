@@ -56,7 +56,8 @@ def test_a_person_plays_a_bot_to_the_end_and_the_record_is_the_librarys(client: 
 
 def test_the_api_describes_options_and_games_without_secrets(client: TestClient) -> None:
     options = client.get("/api/options").json()
-    assert {"random", "greedy", "search"} <= set(options["bots"])
+    assert {"random", "heaviest", "greedy", "search", "sampler"} <= set(options["bots"])
+    assert "omniscient" not in options["bots"]
     assert "trains" in options["presets"]
     game, invites = create(client, ["human", "human", "random"], rules="cross")
     summary = client.get(f"/api/games/{game}").json()
@@ -74,6 +75,8 @@ def test_the_api_describes_options_and_games_without_secrets(client: TestClient)
         ({"seats": ["human", "cmd:rm -rf /"]}, 400, "cannot name a command"),
         ({"seats": ["human", "wizard"]}, 400, "wizard"),
         ({"seats": ["human", "search:999999"]}, 400, "at most 2000 simulations"),
+        ({"seats": ["human", "sampler:5000ms"]}, 400, "at most 1000 ms a move"),
+        ({"seats": ["human", "omniscient"]}, 400, "sees every hand"),
         ({"seats": ["human"] * 9}, 400, "players"),
         ({"seats": [3, "human"]}, 400, "a seat is 'human' or a bot's name"),
     ],

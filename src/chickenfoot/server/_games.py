@@ -51,7 +51,9 @@ __all__ = ["GameServer", "NewGame", "Refusal", "Session", "Table"]
 log = logging.getLogger("chickenfoot.server")
 
 HUMAN = "human"
-_INLINE_BOTS = ("random", "greedy")  # fast enough to answer in the event loop; others run in the bot threads
+_INLINE_BOTS = ("random", "heaviest", "greedy")  # fast enough to answer in the event loop; others run in bot threads
+SEATED_BOTS = ("random", "heaviest", "greedy", "search", "sampler")
+"""The built-in bots a client may seat (``omniscient`` sees every hand, and is for measuring only)."""
 CLOSE_SECONDS = 5.0
 """How long a closing connection's last frames may take to send before they are dropped."""
 _RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)  # a bot's move that could not be stored is tried again after these
@@ -202,7 +204,7 @@ class GameServer:
         self.store = store
         self.programs = dict(programs or {})
         for name in self.programs:
-            if name == HUMAN or name.partition(":")[0].lower() in ("random", "greedy", "search", "cmd"):
+            if name == HUMAN or name.partition(":")[0].lower() in (*SEATED_BOTS, "omniscient", "cmd"):
                 raise ValueError(f"a program bot's name must not be {HUMAN!r} or a built-in bot's, got {name!r}")
         self.program_seconds = program_seconds
         self.bot_delay = bot_delay
@@ -215,7 +217,7 @@ class GameServer:
     @property
     def bot_names(self) -> list[str]:
         """Gets the bots a client may seat: the built-in ones and the programs configured."""
-        return ["random", "greedy", "search", *sorted(self.programs)]
+        return [*SEATED_BOTS, *sorted(self.programs)]
 
     async def start(self) -> None:
         """Opens the store and rebuilds every unfinished game this process owns from its seed and moves."""
@@ -252,15 +254,24 @@ class GameServer:
         if kind == HUMAN or kind in self.programs:
             return kind
         try:
-            name, budget = check_spec(kind)
+            spec = check_spec(kind)
         except cf.BotSpecError as error:
             raise Refusal(
                 400, f"{error}; or one of the programs: {', '.join(sorted(self.programs)) or 'none'}"
             ) from None
-        if name == "cmd":
+        if spec.kind == "cmd":
             raise Refusal(400, "a client cannot name a command: the server's operator configures program bots")
-        if budget is not None and budget > self.limits.search_simulations:
-            raise Refusal(400, f"search takes at most {self.limits.search_simulations} simulations here, got {budget}")
+        if spec.kind not in SEATED_BOTS:
+            raise Refusal(
+                400, f"{spec.kind} sees every hand: it is not seated here; choose one of {', '.join(SEATED_BOTS)}"
+            )
+        limits = self.limits
+        if spec.simulations is not None and spec.simulations > limits.search_simulations:
+            raise Refusal(
+                400, f"{spec.kind} takes at most {limits.search_simulations} simulations here, got {spec.simulations}"
+            )
+        if spec.seconds is not None and spec.seconds > limits.bot_seconds:
+            raise Refusal(400, f"{spec.kind} takes at most {limits.bot_seconds * 1000:g} ms a move here, got {kind}")
         return kind.strip().lower()
 
     async def create(self, rules: cf.Rules, seats: Sequence[str], *, seed: int | None = None) -> NewGame:
