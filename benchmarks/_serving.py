@@ -11,6 +11,7 @@ import json
 import os
 import random
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -68,6 +69,22 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError("no VmRSS")
+
+
+def cpu_seconds(pid: int) -> float:
+    """Gets the CPU time a process has used (user and system), in seconds (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stored_moves(db: Path) -> int:
+    """Counts the moves committed to a server's SQLite file (a reader beside the writer, as WAL allows)."""
+    connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        count: int = connection.execute("SELECT count(*) FROM moves").fetchone()[0]
+        return count
+    finally:
+        connection.close()
 
 
 def request(port: int, path: str, body: object | None = None) -> Any:

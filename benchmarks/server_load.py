@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import random
 import signal
 import sqlite3
@@ -32,21 +33,54 @@ import tempfile
 import time
 from pathlib import Path
 
-from _serving import Played, create_games, free_port, percentile, play_seat, rss_mb, start_server, stop_server, watch
+from _serving import (
+    Played,
+    cpu_seconds,
+    create_games,
+    free_port,
+    percentile,
+    play_seat,
+    rss_mb,
+    start_server,
+    stop_server,
+    stored_moves,
+    watch,
+)
 
 
-async def _bots(port: int, games: int, seconds: float) -> dict[str, float]:
+class Window:
+    """Measures a stretch of time: wall time, the server's CPU time and the moves committed in it."""
+
+    def __init__(self, pid: int, db: Path) -> None:
+        self.pid, self.db = pid, db
+        self.wall, self.cpu, self.moves = time.perf_counter(), cpu_seconds(pid), stored_moves(db)
+
+    def figures(self) -> dict[str, float]:
+        wall = time.perf_counter() - self.wall
+        cpu = cpu_seconds(self.pid) - self.cpu
+        moves = stored_moves(self.db) - self.moves
+        return {
+            "stored_moves_per_second": moves / wall,
+            "server_cpu_share": cpu / wall,
+            "server_cpu_us_per_move": 1e6 * cpu / max(1, moves),
+            "moves_per_server_cpu_second": moves / max(cpu, 1e-9),
+        }
+
+
+async def _bots(port: int, pid: int, db: Path, games: int, seconds: float) -> dict[str, float]:
     played = Played()
-    rows = create_games(port, games, ["random"] * 4)
-    watchers = [asyncio.ensure_future(watch(port, row[0].game, played)) for row in rows]
+    tasks = []
+    for row in create_games(port, games, ["random"] * 4):  # the bots start as each game is created
+        tasks.append(asyncio.ensure_future(watch(port, row[0].game, played)))
+        await asyncio.sleep(0)
     await asyncio.sleep(2.0)  # every spectator connected and synced
-    start_frames, start = played.frames, time.perf_counter()
+    window = Window(pid, db)
     await asyncio.sleep(seconds)
-    frames, elapsed = played.frames - start_frames, time.perf_counter() - start
-    for task in watchers:
+    figures = window.figures()
+    for task in tasks:
         task.cancel()
-    await asyncio.gather(*watchers, return_exceptions=True)
-    return {"stored_moves_per_second": frames / elapsed, "games_finished": played.finished}
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {**figures, "games_finished": played.finished}
 
 
 async def _pacer(queue: asyncio.Queue[None], rate: float) -> None:
@@ -60,7 +94,7 @@ async def _pacer(queue: asyncio.Queue[None], rate: float) -> None:
         await asyncio.sleep(max(0.0, due - time.perf_counter()))
 
 
-async def _seats(port: int, games: int, seconds: float, rate: float | None) -> dict[str, float]:
+async def _seats(port: int, pid: int, db: Path, games: int, seconds: float, rate: float | None) -> dict[str, float]:
     played = Played()
     rows = create_games(port, games, ["human"] * 4)
     pace: asyncio.Queue[None] | None = None if rate is None else asyncio.Queue(maxsize=max(1, int(rate * 0.02)))
@@ -74,17 +108,20 @@ async def _seats(port: int, games: int, seconds: float, rate: float | None) -> d
     ]
     pacer = None if pace is None or rate is None else asyncio.ensure_future(_pacer(pace, rate))
     await asyncio.sleep(2.0)  # warmed up: every connection open
-    first, start = len(played.latencies), time.perf_counter()
+    first, window, client = len(played.latencies), Window(pid, db), time.process_time()
     await asyncio.sleep(seconds)
-    latencies, elapsed = played.latencies[first:], time.perf_counter() - start
+    figures, client = window.figures(), time.process_time() - client
+    latencies = played.latencies[first:]
     for task in [*tasks, *([pacer] if pacer else [])]:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
     return {
-        "acked_moves_per_second": len(latencies) / elapsed,
+        "acked_moves_per_second": len(latencies) / (seconds or 1),
         "ack_p50_ms": 1000 * percentile(latencies, 0.50),
         "ack_p99_ms": 1000 * percentile(latencies, 0.99),
         "ack_max_ms": 1000 * max(latencies),
+        **figures,
+        "client_cpu_share": client / seconds,
     }
 
 
@@ -113,11 +150,13 @@ def main() -> int:
             server = start_server(db, port)
             try:
                 if part == "bots":
-                    results[part] = asyncio.run(_bots(port, options.games, options.seconds))
+                    results[part] = asyncio.run(_bots(port, server.pid, db, options.games, options.seconds))
                 elif part == "seats, flat out":
-                    results[part] = asyncio.run(_seats(port, options.seated, options.seconds, None))
+                    results[part] = asyncio.run(_seats(port, server.pid, db, options.seated, options.seconds, None))
                 elif part == "seats, paced":
-                    results[part] = asyncio.run(_seats(port, options.seated, options.seconds, options.rate))
+                    results[part] = asyncio.run(
+                        _seats(port, server.pid, db, options.seated, options.seconds, options.rate)
+                    )
                 else:
                     results[part] = _idle(port, server.pid, options.idle)
             finally:
@@ -127,6 +166,7 @@ def main() -> int:
             connection.close()
             print(f"{part}: " + ", ".join(f"{key} {value:,.1f}" for key, value in results[part].items()), flush=True)
             gc.collect()
+    print(f"load average at the end: {' '.join(map(str, os.getloadavg()))} (2 cores)")
     json.dump(results, sys.stdout, indent=2)
     print()
     return 0

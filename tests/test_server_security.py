@@ -14,8 +14,9 @@ from optional import skip_module_unless_importable
 skip_module_unless_importable("chickenfoot.server", "the game server")
 
 import chickenfoot as cf  # noqa: E402
+from _games import games  # noqa: E402
 from _server import FAST, Recorder, settle  # noqa: E402
-from chickenfoot.server import GameServer, SQLiteStore  # noqa: E402
+from chickenfoot.server import GameServer, SQLiteStore, seat_view  # noqa: E402
 
 TILE = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![\d-])")
 
@@ -104,3 +105,12 @@ def check(game: cf.GameState, watchers: dict[int | None, Recorder], seed: int) -
             if seat is None and "view" in frame:
                 assert frame["view"]["type"] == "spectator"
                 assert "hand" not in frame["view"]
+
+
+@given(games(max_steps=300), st.integers(0, 3))
+def test_a_seat_view_written_from_the_public_one_is_the_libraries_view_document(game: cf.GameState, seat: int) -> None:
+    viewer = seat % game.players
+    public = cf.to_json(cf.spectate(game))
+    written = seat_view(public, cf.observe(game, viewer))
+    assert json.loads(written) == json.loads(cf.to_json(cf.observe(game, viewer)))
+    assert next(iter(json.loads(written))) == "type"
