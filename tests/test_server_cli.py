@@ -39,7 +39,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         (["--port", "70000"], "70000 is not in the range"),
         (["--db", "/nonexistent/games.sqlite3"], "does not exist: create it first"),
         (["--origin", "play.example.org"], "an origin is a scheme and a host"),
-        (["--program", "heaviest"], "write NAME=COMMAND"),
+        (["--program", "js"], "write NAME=COMMAND"),
         (["--program", "greedy=ls"], "must not be 'human' or a built-in bot's"),
         (["--program", "a=x", "--program", "a=y"], "'a' is named twice"),
         (["--host", "no.such.host.invalid"], "is not an address of this machine"),

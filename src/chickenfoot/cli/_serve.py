@@ -28,7 +28,7 @@ def _programs(items: tuple[str, ...]) -> dict[str, list[str]]:
             raise click.BadParameter(f"{item!r}: {error}", param_hint="'--program'") from None
         if not equals or not name or not words:
             raise click.BadParameter(
-                f"write NAME=COMMAND (heaviest='node heaviest.js'), got {item!r}", param_hint="'--program'"
+                f"write NAME=COMMAND (js='node examples/bots/heaviest.js'), got {item!r}", param_hint="'--program'"
             )
         if name in programs:
             raise click.BadParameter(f"{name!r} is named twice", param_hint="'--program'")
@@ -105,7 +105,7 @@ def _check_address(host: str, port: int) -> None:
     "programs",
     multiple=True,
     metavar="NAME=COMMAND",
-    help="Offer a program bot (the bot protocol) as NAME (repeatable): heaviest='node heaviest.js'.",
+    help="Offer a program bot (the bot protocol) as NAME (repeatable): js='node heaviest.js'.",
 )
 @click.option(
     "--bot-delay",

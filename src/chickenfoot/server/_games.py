@@ -184,7 +184,7 @@ def _bot(kind: str, seed: int, programs: Mapping[str, Sequence[str]], seconds: f
 class GameServer:
     """Serves games: creates them, seats people and bots, and keeps every move in ``store`` before anyone sees it.
 
-    ``programs`` names the program bots a game may seat (``{"heaviest": ["node", "heaviest.js"]}``),
+    ``programs`` names the program bots a game may seat (``{"js": ["node", "examples/bots/heaviest.js"]}``),
     each run by :class:`~chickenfoot.bots.ProcessBot` with ``program_seconds`` a move; clients
     can name only these and the built-in bots (``random``, ``greedy``, ``search:N``), never a
     command. ``bot_delay`` is how long a bot waits before it moves, so people can follow.
