@@ -668,7 +668,7 @@ class Session:
     async def closed(self) -> None:
         """Waits until the connection is closed and its frames are sent; call it when the client has gone.
 
-        A client that reads nothing more gets :data:`CLOSE_SECONDS` to take the frames queued
+        A client that reads nothing more gets ``CLOSE_SECONDS`` (5) to take the frames queued
         before it; then they are dropped, so that its connection can be let go.
         """
         if not self.is_closed:  # the client left first
