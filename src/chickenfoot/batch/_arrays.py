@@ -574,8 +574,8 @@ def _end_rounds(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:
     out = batch.went_out[games]
     penalty = (out >= 0) & (tb.high[last] == tb.low[last])  # the double-out variant of SCORE-1
     scores[np.flatnonzero(penalty), out[penalty]] += tb.rules.double_out_penalty
-    if batch.reward == "score":
-        batch.rewards[games] = scores.mean(axis=1, keepdims=True) - scores
+    if batch.reward == "score":  # added up: a round blocked as dealt can end in the same step
+        batch.rewards[games] += scores.mean(axis=1, keepdims=True) - scores
     if batch.single_round:
         batch.game_over[games] = True
         batch.terminated[games] = True
@@ -616,7 +616,28 @@ def _deal_next(batch: Batch, going_on: NDArray[Any], *, restart: bool) -> bool:
     dealt = np.concatenate([going_on, over])
     if dealt.size:
         deal_rounds(batch, dealt)
+        close_dealt(batch, dealt)
     return bool(dealt.size)
+
+
+def close_dealt(batch: Batch, games: NDArray[Any]) -> None:
+    """Ends and scores the rounds of ``games`` that are over as dealt, and deals on until one is in play (END-2).
+
+    Only contrived options deal a round in which nobody can play or draw; the engine ends it at
+    once, without a forced pass, and so does the batch.
+    """
+    from ._deal import deal_rounds
+
+    while games.size:
+        _set_slots(batch)
+        ended = games[(batch.round_over[games] | _blocked(batch)[games]) & ~batch.game_over[games]]
+        if not ended.size:
+            return
+        batch.round_over[ended] = True
+        batch.went_out[ended] = -1
+        games = _end_rounds(batch, ended)
+        if games.size:
+            deal_rounds(batch, games)
 
 
 def _hand_scores(batch: Batch, games: NDArray[Any]) -> NDArray[Any]:

@@ -95,8 +95,10 @@ def _deal_numpy(batch: Batch, games: NDArray[Any]) -> None:
         at = np.argmax(deck == center[:, None], axis=1)
         holder = np.where(at < dealt, at // hand, -1)
         if tb.rules.center_fallback == "highest_double":
-            # The variant: with nobody holding the round's double, the highest double held is the center.
-            held = batch.loc[rows, tb.doubles[None, :]] < p  # n x V
+            # The variant: with nobody holding the round's double, the highest double held below
+            # it is the center (a round never starts above its double).
+            held = batch.loc[rows, tb.doubles[None, :]] < p  # n x V: each double's value, held by a seat
+            held &= np.arange(v) < double[:, None]
             best = v - 1 - np.argmax(held[:, ::-1], axis=1)
             use = (holder < 0) & held.any(axis=1)
             center = np.where(use, tb.doubles[best], center)
