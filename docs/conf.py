@@ -59,6 +59,8 @@ nitpick_ignore = [
     ("py:class", "NDArray"),
     ("py:class", "np.float32"),
     ("py:class", "Tables"),
+    # Starlette ships no inventory here: create_app returns its application.
+    ("py:class", "starlette.applications.Starlette"),
 ]
 nitpick_ignore_regex = [("py:class", r"numpy\..*")]
 

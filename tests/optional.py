@@ -36,3 +36,10 @@ _SNIPPET_IMPORT = re.compile(r"^>>> (?:import ([\w.]+)|from ([\w.]+) import)", r
 def imports_of_snippets(text: str) -> list[str]:
     """Gets the modules the ``>>>`` snippets of a page import."""
     return [plain or source for plain, source in _SNIPPET_IMPORT.findall(text)]
+
+
+def skip_module_unless_importable(module: str, what: str) -> None:
+    """Skips a whole test module, naming the extra, if ``module`` needs an extra that is missing."""
+    reason = why_missing(module)
+    if reason is not None:
+        pytest.skip(f"{what}: {reason}", allow_module_level=True)

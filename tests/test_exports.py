@@ -30,7 +30,8 @@ TOPIC_MODULES = [
     "reference",
     "conformance",
 ]
-TOP_LEVEL_LIMIT = 45  # the core stays small; topics live in their own modules, as in python-chess
+# The core stays small (the views, a seat's and a spectator's, are core); topics live in modules of their own.
+TOP_LEVEL_LIMIT = 47
 
 
 def _defined_names(module_name: str) -> set[str]:

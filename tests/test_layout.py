@@ -121,5 +121,7 @@ def test_a_foot_fans_its_toes_beyond_the_double() -> None:
 @pytest.mark.parametrize("function", [chickenfoot.svg.layout, chickenfoot.svg.render_svg])
 def test_pictures_reject_what_is_not_a_board(function: object) -> None:
     assert callable(function)
-    with pytest.raises(TypeError, match=r"draws a Board, RoundState, GameState or PlayerView, got NoneType"):
+    with pytest.raises(
+        TypeError, match=r"draws a Board, RoundState, GameState, PlayerView or SpectatorView, got NoneType"
+    ):
         function(None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 
@@ -13,6 +14,7 @@ from hypothesis import given, strategies as st
 
 import chickenfoot as cf
 from _games import games, play_randomly, random_walk
+from chickenfoot.svg import render_svg
 
 
 def _hide_differently(state: cf.RoundState, viewer: int, rng: random.Random) -> cf.RoundState:
@@ -58,6 +60,43 @@ def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: ra
     assert view == cf.observe(other, viewer)
     assert repr(view) == repr(cf.observe(other, viewer))
     assert cf.to_json(view) == cf.to_json(cf.observe(other, viewer))  # what a web client gets
+
+
+@given(games(), st.randoms(use_true_random=False))
+def test_spectator_views_show_no_hand_at_all(game: cf.GameState, rng: random.Random) -> None:
+    # Every hand and the yard hidden: swap tiles among them all (viewer -1 sits at no seat).
+    results = tuple(attrs.evolve(result, final=_hide_differently(result.final, -1, rng)) for result in game.results)
+    other = attrs.evolve(game, round=_hide_differently(game.round, -1, rng), seed=game.seed + 1, results=results)
+    view = cf.spectate(game)
+    assert view == cf.spectate(other)
+    assert cf.to_json(view) == cf.to_json(cf.spectate(other))
+    shown = set(re.findall(r"\d+-\d+", cf.to_json(view)))
+    assert shown <= {str(node.tile) for node in game.round.board.nodes}  # the board's tiles, and no others
+    assert len(view.unseen) == sum(map(len, game.round.hands)) + len(game.round.yard)
+    picture = render_svg(view)
+    assert not re.search(r"class=\"[^\"]*(cf-hand|cf-playable)", picture)
+    assert picture == render_svg(cf.spectate(other))
+
+
+@given(games(max_steps=60), st.integers(0, 3))
+def test_spectator_view_is_a_seat_view_without_the_seat(game: cf.GameState, seat: int) -> None:
+    viewer = seat % game.players
+    seat_view, watched = cf.observe(game, viewer), cf.spectate(game)
+    own = {"player", "hand", "drawn", "legal_moves"}
+    fields = [field.name for field in attrs.fields(cf.SpectatorView)]
+    assert fields == [field.name for field in attrs.fields(cf.PlayerView) if field.name not in own]
+    assert all(getattr(watched, name) == getattr(seat_view, name) for name in fields)
+    seat_data, data = json.loads(cf.to_json(seat_view)), json.loads(cf.to_json(watched))
+    assert data.pop("type") == "spectator"
+    assert set(seat_data) - set(data) == own | {"type"}
+    assert all(seat_data[key] == value for key, value in data.items())
+    assert "hand" not in str(watched)
+    assert str(watched).splitlines()[1:] == [line for line in str(seat_view).splitlines()[1:] if line[:5] != "hand:"]
+
+
+def test_spectate_takes_a_game() -> None:
+    with pytest.raises(TypeError, match="spectate takes a GameState, got RoundState"):
+        cf.spectate(cf.new_game(cf.Rules.trains(), players=2, seed=1).round)  # type: ignore[arg-type]
 
 
 @given(games(max_steps=60), st.integers(0, 3))

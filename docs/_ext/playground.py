@@ -5,6 +5,7 @@ network at run time: everything it loads sits next to it. This module assembles 
 
     playground/
         index.html, playground.js, playground.css, session.py   the page (copied)
+        table.js, table.css                                     the table's drawing, shared with chickenfoot serve
         wheels/chickenfoot-*.whl, attrs-*.whl, typing_extensions-*.whl
         pyodide/                                                the npm package's runtime files
         manifest.json                                           the wheels to load, the rules page's URL
@@ -38,6 +39,9 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
 PAGE = REPO / "docs" / "_playground"
+# The table's drawing lives with the server's pages, which the package ships; the playground copies it.
+SHARED = REPO / "src" / "chickenfoot" / "server" / "static"
+SHARED_FILES = ("table.js", "table.css")
 PYODIDE = REPO / "node_modules" / "pyodide"
 # The runtime files of the npm package: the loader, the interpreter and the standard library.
 # Its lock file is read at start-up; no package of Pyodide's own is loaded.
@@ -97,7 +101,7 @@ def bundle(target: Path, *, rules_url: str = "../rules.html", pyodide: Path = PY
             "(package.json pins the version)"
         )
     target.mkdir(parents=True, exist_ok=True)
-    for source in sorted(PAGE.iterdir()):
+    for source in [*sorted(PAGE.iterdir()), *(SHARED / name for name in SHARED_FILES)]:
         if source.is_file():
             shutil.copy2(source, target / source.name)
     runtime = target / "pyodide"

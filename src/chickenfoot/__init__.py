@@ -58,7 +58,7 @@ from ._state import (
 )
 from ._status import Problem as Problem
 from ._tiles import Pip as Pip, Tile as Tile, full_set as full_set
-from ._views import PlayerView as PlayerView, observe as observe
+from ._views import PlayerView as PlayerView, SpectatorView as SpectatorView, observe as observe, spectate as spectate
 
 __version__ = "0.1.0"
 
@@ -90,6 +90,7 @@ __all__ = [
     "RoundState",
     "Rules",
     "RulesError",
+    "SpectatorView",
     "Termination",
     "Tile",
     "Turn",
@@ -109,6 +110,7 @@ __all__ = [
     "record_schema",
     "replay",
     "score_round",
+    "spectate",
     "to_json",
 ]
 

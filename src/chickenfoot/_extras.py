@@ -28,6 +28,10 @@ EXTRA_OF = {
     "gymnasium": "gymnasium",
     "ray": "ray",
     "selenium": "browser",
+    "starlette": "server",
+    "uvicorn": "server",
+    "websockets": "server",
+    "psycopg": "postgres",
 }
 """The top-level module of each optional dependency, and the extra that installs it."""
 

@@ -1,7 +1,7 @@
 """JSON for games, rounds, moves and game records, and replaying a record move by move.
 
 Every document is a JSON object with ``"type"`` (``"game"``, ``"round"``, ``"move"``,
-``"rules"``, ``"record"`` or ``"view"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written
+``"rules"``, ``"record"``, ``"view"`` or ``"spectator"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written
 ``"9-5"`` and moves in the move notation (``"9-5@3"``, ``"draw"``, ``"pass"``), so any language
 can read them. A board is a list of ``{"tile": "9-5", "parent": 0}`` in placement order, and
 the reader rebuilds it through :meth:`Board.start` and :meth:`Board.place`, so an illegal tree is
@@ -13,8 +13,9 @@ that carry a seed (games and records) are replayed from it; a round is read as a
 position, or, with ``strict=True``, only as one play can reach (see :func:`from_json`).
 
 A ``"view"`` document is a :class:`PlayerView` for a client (a web page, a server's API): what
-one seat may know, with its legal moves in the move notation. It is written, never read back:
-the client answers with a move, and the game itself stays on the side that holds it.
+one seat may know, with its legal moves in the move notation; a ``"spectator"`` document is a
+:class:`SpectatorView`, what anyone watching may know. They are written, never read back: the
+client answers with a move, and the game itself stays on the side that holds it.
 
 >>> import chickenfoot as cf
 >>> game = cf.new_game(cf.Rules.trains(), players=3, seed=5)
@@ -46,7 +47,7 @@ from ._rules import MAX_PLAYERS, MAX_SEED, Rules, check_seed, max_game_moves, ma
 from ._scoring import decide_winners, score_round
 from ._state import GameState, RoundResult, RoundState, Turn
 from ._tiles import Tile
-from ._views import PlayerView
+from ._views import PlayerView, SpectatorView
 
 __all__ = ["FORMAT_VERSION", "GameRecord", "from_json", "record_schema", "replay", "to_json"]
 
@@ -385,7 +386,7 @@ def _game_dict(game: GameState) -> dict[str, Any]:
     }
 
 
-def _view_dict(view: PlayerView) -> dict[str, Any]:
+def _spectator_dict(view: PlayerView | SpectatorView) -> dict[str, Any]:
     board = view.board
     ends = {index for ends in board.ends_by_value for index in ends}
     if board.pending is not None:
@@ -393,10 +394,7 @@ def _view_dict(view: PlayerView) -> dict[str, Any]:
     return {
         "rules": _rules_dict(view.rules),
         "players": view.players,
-        "player": view.player,
         "round_index": view.round_index,
-        "hand": _tiles(view.hand),
-        "drawn": None if view.drawn is None else str(view.drawn),
         "board": [{"tile": str(node.tile), "parent": node.parent} for node in board.nodes],
         "pending": board.pending,
         "ends": [[index, board.node(index).exposed] for index in sorted(ends)],
@@ -404,7 +402,6 @@ def _view_dict(view: PlayerView) -> dict[str, Any]:
         "yard_size": view.yard_size,
         "reserve": view.reserve,
         "current_player": view.current_player,
-        "legal_moves": [str(move) for move in view.legal_moves],
         "history": [[player, str(move)] for player, move in view.history],
         "totals": list(view.totals),
         "round_doubles": list(view.round_doubles),
@@ -417,12 +414,27 @@ def _view_dict(view: PlayerView) -> dict[str, Any]:
     }
 
 
-def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView, *, indent: int | None = None) -> str:
-    """Writes a game, round, record, rules, move or player's view as a JSON document (see the module docs).
+def _view_dict(view: PlayerView) -> dict[str, Any]:
+    # A seat's view is the spectator's public fields and the four that are the seat's own.
+    return {
+        "player": view.player,
+        **_spectator_dict(view),
+        "hand": _tiles(view.hand),
+        "drawn": None if view.drawn is None else str(view.drawn),
+        "legal_moves": [str(move) for move in view.legal_moves],
+    }
+
+
+def to_json(
+    obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView | SpectatorView, *, indent: int | None = None
+) -> str:
+    """Writes a game, round, record, rules, move, player's view or spectator's view as a JSON document.
 
     A view's ``"ends"`` lists every node with room for a tile as ``[node, value offered]``
     (while a node is ``"pending"``, only it takes a tile); its other fields are the
-    :class:`PlayerView`'s, tiles and moves in the notation. An outcome (a round's, a result's, a
+    :class:`PlayerView`'s, tiles and moves in the notation. A :class:`SpectatorView` is a
+    ``"spectator"`` document: the same fields but the seat's own four (``player``, ``hand``,
+    ``drawn``, ``legal_moves``). See the module docs for the others. An outcome (a round's, a result's, a
     game's, a view's) is ``{"termination": "blocked", "winners": []}``, or ``null`` while in play.
 
     >>> import chickenfoot as cf
@@ -436,6 +448,8 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
     body: dict[str, Any]
     if type(obj) is PlayerView:
         kind, body = "view", _view_dict(obj)
+    elif type(obj) is SpectatorView:
+        kind, body = "spectator", _spectator_dict(obj)
     elif type(obj) is GameState:
         kind, body = "game", _game_dict(obj)
     elif type(obj) is RoundState:
@@ -463,7 +477,8 @@ def to_json(obj: GameState | RoundState | GameRecord | Rules | Move | PlayerView
         kind, body = "move", {"move": str(obj)}
     else:
         raise TypeError(
-            f"to_json writes a GameState, RoundState, GameRecord, Rules, move or PlayerView, got {type(obj).__name__}"
+            f"to_json writes a GameState, RoundState, GameRecord, Rules, move, PlayerView or SpectatorView, "
+            f"got {type(obj).__name__}"
         )
     version = obj.version if type(obj) is GameRecord else FORMAT_VERSION
     return json.dumps({"type": kind, "version": version, **body}, indent=indent)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ._board import Board
 from ._moves import Draw, Move, Play
 from ._state import GameState, RoundState
-from ._views import PlayerView
+from ._views import PlayerView, SpectatorView
 
 __all__ = ["describe_move", "render_text"]
 
@@ -129,19 +129,21 @@ def describe_move(move: Move, *, you: bool = False) -> str:
     return f"draw{ending}" if type(move) is Draw else ("pass" if you else "passes")
 
 
-def _describe(state: GameState | RoundState | PlayerView) -> str:
+def _describe(state: GameState | RoundState | PlayerView | SpectatorView) -> str:
     """Writes a state as text: whose turn, the layout's tree, then the hands (a view: its own) and the yard.
 
-    This is ``str()`` of a :class:`~chickenfoot.GameState`, :class:`~chickenfoot.RoundState` or
-    :class:`~chickenfoot.PlayerView`.
+    This is ``str()`` of a :class:`~chickenfoot.GameState`, :class:`~chickenfoot.RoundState`,
+    :class:`~chickenfoot.PlayerView` or :class:`~chickenfoot.SpectatorView` (which shows no hand).
     """
-    if isinstance(state, PlayerView):
+    if isinstance(state, (PlayerView, SpectatorView)):
         rounds = state.rules.rounds
-        head = f"P{state.player}'s view, round {state.round_index + 1} of {rounds}"
+        whose = f"P{state.player}'s view" if isinstance(state, PlayerView) else "A spectator's view"
+        head = f"{whose}, round {state.round_index + 1} of {rounds}"
         mover = state.current_player
         lines = [f"{head}, center {state.board.center}; {_mover(mover, state.is_over)}"]
         lines.append(render_text(state.board))
-        lines.append(f"hand: {' '.join(map(str, state.hand)) or '(empty)'}")
+        if isinstance(state, PlayerView):
+            lines.append(f"hand: {' '.join(map(str, state.hand)) or '(empty)'}")
         held = " ".join(f"P{seat}={size}" for seat, size in enumerate(state.hand_sizes))
         lines.append(f"tiles held: {held}; yard {state.yard_size}")
         return "\n".join(lines)

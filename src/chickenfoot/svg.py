@@ -20,7 +20,7 @@ import attrs
 from ._board import Board
 from ._moves import NodeIndex, Play
 from ._state import GameState, RoundState
-from ._views import PlayerView
+from ._views import PlayerView, SpectatorView
 
 __all__ = ["Label", "Placement", "labels", "layout", "render_svg"]
 
@@ -70,7 +70,7 @@ class Placement:
     line across it."""
 
 
-def layout(board: Board | GameState | RoundState | PlayerView) -> tuple[Placement, ...]:
+def layout(board: Board | GameState | RoundState | PlayerView | SpectatorView) -> tuple[Placement, ...]:
     """Places every tile of a layout so that no two overlap; returns one placement per node, in node order.
 
     The center double stands in the middle and its arms radiate evenly; a line of play runs
@@ -397,12 +397,14 @@ def _board_of(state: object, caller: str) -> Board:
         return state
     if isinstance(state, GameState):
         return state.round.board
-    if isinstance(state, (RoundState, PlayerView)):
+    if isinstance(state, (RoundState, PlayerView, SpectatorView)):
         return state.board
-    raise TypeError(f"{caller}() draws a Board, RoundState, GameState or PlayerView, got {type(state).__name__}")
+    raise TypeError(
+        f"{caller}() draws a Board, RoundState, GameState, PlayerView or SpectatorView, got {type(state).__name__}"
+    )
 
 
-def _last_play(state: GameState | RoundState | Board | PlayerView) -> NodeIndex | None:
+def _last_play(state: GameState | RoundState | Board | PlayerView | SpectatorView) -> NodeIndex | None:
     """Gets the node the round's last move placed, if that move was a play (a bare board has no moves)."""
     if isinstance(state, Board):
         return None
@@ -423,7 +425,7 @@ def _corners(p: Placement) -> list[tuple[float, float]]:
 
 
 def render_svg(
-    state: GameState | RoundState | Board | PlayerView,
+    state: GameState | RoundState | Board | PlayerView | SpectatorView,
     *,
     title: str | None = None,
     numbers: bool | None = None,
@@ -441,8 +443,9 @@ def render_svg(
     tooltip. A view draws only what its player may see: the layout, the nodes it can play onto
     now outlined in yellow, its own hand (the tiles it can play outlined too), and how many
     tiles each player holds and the yard (``hand=False`` leaves those out, for a page that shows
-    the hand its own way). ``caption`` is text (a comment) written under the layout, wrapped to
-    the picture's width.
+    the hand its own way). A :class:`~chickenfoot.SpectatorView` is drawn the same way, numbered,
+    with no hand and nothing outlined as playable: only the counts. ``caption`` is text (a
+    comment) written under the layout, wrapped to the picture's width.
 
     Every element carries a ``cf-`` class (``cf-tile``, ``cf-center``, ``cf-pending``,
     ``cf-last``, ``cf-playable``, ``cf-label``) and each node's tile and number a
@@ -455,12 +458,13 @@ def render_svg(
     (True, 2, 2, True)
     """
     view = state if isinstance(state, PlayerView) else None
+    watched = state if isinstance(state, SpectatorView) else None
     board = _board_of(state, "render_svg")
     for name, text in (("title", title), ("caption", caption)):
         if text is not None and not isinstance(text, str):
             raise TypeError(f"render_svg() takes a str {name} or None, got {type(text).__name__}")
     if numbers is None:
-        numbers = view is not None
+        numbers = view is not None or watched is not None
     elif not isinstance(numbers, bool):
         raise TypeError(f"render_svg() takes numbers=True, False or None, got {type(numbers).__name__}")
     placed = layout(board)
@@ -513,6 +517,10 @@ def render_svg(
         counts = " ".join(f"P{seat}={size}" for seat, size in enumerate(view.hand_sizes))
         texts.append((row + _UNIT * 2, f"tiles held: {counts}; yard {view.yard_size}", _TEXT_FONT))
         bottom = row + _UNIT * 2.6
+    elif watched is not None and hand:
+        counts = " ".join(f"P{seat}={size}" for seat, size in enumerate(watched.hand_sizes))
+        texts.append((bottom + _UNIT * 0.7, f"tiles held: {counts}; yard {watched.yard_size}", _TEXT_FONT))
+        bottom += _UNIT * 1.3
     # Room for the text lines too (sans-serif averages well under 0.6 em a character).
     right = max([right, *(left + _UNIT / 2 + len(text) * font * 0.6 + _UNIT / 2 for _, text, font in texts)])
     width, height = right - left, bottom - top

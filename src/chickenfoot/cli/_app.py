@@ -707,3 +707,10 @@ def rules(preset: str, players: int) -> None:
     for field in attrs.fields(Rules):
         table.add_row(field.name, repr(getattr(chosen, field.name)), _OPTION_WORDS.get(field.name, ""))
     console.print(table)
+
+
+# -- serve -----------------------------------------------------------------------------------
+
+from ._serve import serve  # noqa: E402 (a command of its own module, added here with the others)
+
+app.add_command(serve)

@@ -1,10 +1,14 @@
-// Draws one seat's table from a state document: the board (an SVG from chickenfoot.svg.render_svg),
-// the open ends, the hand, the other hands' sizes, the scores and the move history. It knows nothing
-// of where the document comes from (Pyodide for the playground; a server would do as well): it is
-// given the document and what to call when the person picks a tile, an end or a past move.
+// Draws one seat's table, or a spectator's, from a state document: the board (an SVG from
+// chickenfoot.svg.render_svg), the open ends, the hand, the other hands' sizes, the scores and the move
+// history. It knows nothing of where the document comes from: the docs' playground (docs/_playground,
+// Pyodide in the page) and the pages of `chickenfoot serve` (a WebSocket) both import this one file.
+// It is given the document and what to call when the person picks a tile, an end or a past move.
 //
-// A state document is {view, svg, log, bot, rounds, step, steps, live, move, ended, comment}: view is
-// chickenfoot.to_json of chickenfoot.observe for the seat; log is [round, player, move] for every move.
+// A state document is {view, svg, log, rounds, step, live, move, ended, comment} and, to name the
+// seats, either names (one label per seat, like "P2 (greedy)") or bot (the bots' name, every other
+// seat being one): view is chickenfoot.to_json of chickenfoot.observe for the seat, or of
+// chickenfoot.spectate (no hand, no legal moves); log is [round, player, move] for every move. A page
+// without a hand (the spectator's) has no #ends, #hand, #draw and #pass, and none is drawn.
 
 export const $ = (id) => document.getElementById(id);
 
@@ -23,13 +27,14 @@ function tileElement(tile, attributes) {
   return button;
 }
 
-const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+export const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
 
 // Draws the whole table. `ui` holds `selected` (the hand tile picked, or null) and the callbacks
-// `pick(tile)`, `target(node)` and `jump(step)`; nothing is playable unless `state.live`.
+// `pick(tile)`, `target(node)` and (where the page steps through the game) `jump(step)`; nothing is
+// playable unless `state.live`.
 export function drawTable(state, ui) {
   const view = state.view;
-  const mine = state.live && view.current_player === view.player;
+  const mine = state.live && view.player !== undefined && view.current_player === view.player;
   const plays = mine ? view.legal_moves.filter((move) => move.includes("@")) : [];
   const fits = (node) => ui.selected !== null && plays.includes(`${ui.selected}@${node}`);
 
@@ -48,7 +53,20 @@ export function drawTable(state, ui) {
   $("comment").hidden = !state.comment;
   $("comment").textContent = state.comment || "";
   document.body.dataset.turn = view.is_over ? "over" : mine ? "you" : state.live ? "bot" : "past";
+  document.body.dataset.round = String(view.round_index);
 
+  if ($("hand")) drawHand(view, ui, mine, plays, fits);
+  $("others").textContent =
+    view.hand_sizes
+      .map((size, p) => (p === view.player ? null : `P${p} holds ${plural(size, "tile")}`))
+      .filter(Boolean)
+      .join(" · ") + ` · the yard holds ${view.yard_size}`;
+
+  drawScores(view);
+  drawHistory(state, ui);
+}
+
+function drawHand(view, ui, mine, plays, fits) {
   $("ends").replaceChildren(
     ...(mine ? view.ends : []).map(([node, value]) => {
       const button = make("button", { type: "button", class: "end", "data-node": node, "data-value": value });
@@ -71,14 +89,6 @@ export function drawTable(state, ui) {
   );
   $("draw").hidden = !mine || !view.legal_moves.includes("draw");
   $("pass").hidden = !mine || !view.legal_moves.includes("pass");
-  $("others").textContent =
-    view.hand_sizes
-      .map((size, p) => (p === view.player ? null : `P${p} holds ${plural(size, "tile")}`))
-      .filter(Boolean)
-      .join(" · ") + ` · the yard holds ${view.yard_size}`;
-
-  drawScores(view);
-  drawHistory(state, ui);
 }
 
 function turnText(state, mine) {
@@ -86,11 +96,12 @@ function turnText(state, mine) {
   if (!state.live) return (state.step ? `${state.move}.` : "The deal.") + (state.ended ? ` ${state.ended}.` : "");
   const round = `Round ${view.round_index + 1} of ${state.rounds}`;
   if (view.is_over) {
-    const names = view.winners.map((p) => (p === view.player ? "you" : `P${p}`)).join(" and ");
-    return `Game over. Won by ${names}.`;
+    const names = view.winners.map((p) => (p === view.player ? "you" : state.names ? state.names[p] : `P${p}`));
+    return `Game over. Won by ${names.join(" and ")}.`;
   }
   if (mine) return `${round}: your move.` + (view.drawn ? ` You drew ${view.drawn}.` : "");
-  return `${round}: P${view.current_player} (${state.bot}) to move…`;
+  const mover = view.current_player;
+  return `${round}: ${state.names ? state.names[mover] : `P${mover} (${state.bot})`} to move…`;
 }
 
 function drawScores(view) {
@@ -118,13 +129,13 @@ function drawHistory(state, ui) {
     const step = index + 1;
     const classes = [player === state.view.player ? "mine" : "", step === state.step ? "here" : ""];
     const item = make("li", { class: classes.join(" ").trim(), value: step, "data-step": step }, `P${player} ${move}`);
-    item.addEventListener("click", () => ui.jump(step));
+    if (ui.jump) item.addEventListener("click", () => ui.jump(step));
     rounds[round].push(item);
   });
   const current = state.step ? state.log[state.step - 1][0] : 0;
   $("history").replaceChildren(
     ...rounds.map((items, round) => {
-      const block = make("details", round === current ? { open: "" } : {});
+      const block = make("details", round === current ? { open: "", "data-round": round } : { "data-round": round });
       block.append(make("summary", {}, `Round ${round + 1}: ${plural(items.length, "move")}`), make("ol", {}, ""));
       block.querySelector("ol").append(...items);
       return block;
@@ -135,11 +146,15 @@ function drawHistory(state, ui) {
   else if (here) here.scrollIntoView({ block: "nearest" });
 }
 
+// Shows why a move was refused and the ID of the rule it breaks: a link into the rules page at
+// rulesUrl, or the bare ID where there is none to link to (rulesUrl null).
 export function showRefusal(reason, rule, rulesUrl) {
   const box = $("refusal");
   box.replaceChildren(make("strong", {}, "Refused: "), make("span", { class: "reason" }, reason));
-  if (rule) {
+  if (rule && rulesUrl) {
     box.append(" ", make("a", { class: "rule", href: `${rulesUrl}#rule-${rule.toLowerCase()}` }, rule));
+  } else if (rule) {
+    box.append(" ", make("code", { class: "rule", title: "the rule's ID in the rules" }, rule));
   }
   box.hidden = false;
 }

@@ -1,0 +1,41 @@
+"""Running a server: the app under uvicorn, on one address, until interrupted."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import uvicorn
+
+from ._app import create_app
+from ._games import GameServer
+
+__all__ = ["serve"]
+
+FRAME_BYTES = 64 * 1024
+"""The largest WebSocket frame uvicorn reads; the server's own, smaller cap (Limits.message_bytes) comes first."""
+
+
+def serve(
+    server: GameServer,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    origins: Iterable[str] = (),
+    log_level: str = "info",
+    access_log: bool = True,
+) -> None:
+    """Serves ``server`` at ``http://host:port/`` with uvicorn until interrupted (Ctrl-C, SIGTERM).
+
+    It listens on 127.0.0.1 (this machine only) unless told otherwise; ``origins`` are the
+    pages' origins allowed besides its own (see :func:`create_app`).
+    """
+    app = create_app(server, origins=origins)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=FRAME_BYTES,
+        log_level=log_level,
+        access_log=access_log,
+        lifespan="on",
+    )

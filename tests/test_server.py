@@ -1,0 +1,463 @@
+"""The game server over HTTP and WebSocket: games, seats, moves, refusals, spectators, bots and records."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from optional import skip_module_unless_importable
+
+skip_module_unless_importable("chickenfoot.server", "the game server")
+
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+import chickenfoot as cf  # noqa: E402
+import chickenfoot.server._games as server_games  # noqa: E402
+from _server import FAST, claim, client_for, create, hello, move, play_first_moves, receive  # noqa: E402
+from chickenfoot.server import GameServer, Limits, SQLiteStore, parse_message, protocol_schema  # noqa: E402
+
+BOTS = Path(__file__).parent / "bots"
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> TestClient:
+    with client_for(tmp_path / "games.sqlite3") as client:
+        yield client
+
+
+def test_a_person_plays_a_bot_to_the_end_and_the_record_is_the_librarys(client: TestClient) -> None:
+    game, invites = create(client, ["human", "greedy"])
+    assert invites[1] is None
+    assert len(invites[0] or "") >= 43
+    token = claim(client, game, 0, invites[0])
+    assert client.get(f"/api/games/{game}/record").status_code == 403  # the seed stays on the server in play
+    with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+        frame = hello(ws, 0, token)
+        assert frame["seat"] == 0
+        assert frame["view"]["type"] == "view"
+        acks = [frame["seq"] for frame in play_first_moves(ws, 0, frame) if frame["type"] == "ack"]
+    assert acks
+    assert acks == sorted(set(acks))
+    answer = client.get(f"/api/games/{game}/record")
+    assert answer.status_code == 200
+    record = cf.from_json(answer.text, cf.GameRecord)
+    final = cf.replay(record)[-1]
+    assert final.is_over
+    assert client.get(f"/api/games/{game}").json()["is_over"]
+    assert client.get(f"/api/games/{game}").json()["seq"] == len(record.moves)
+
+
+def test_the_api_describes_options_and_games_without_secrets(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    assert {"random", "heaviest", "greedy", "search", "sampler"} <= set(options["bots"])
+    assert "omniscient" not in options["bots"]
+    assert "trains" in options["presets"]
+    game, invites = create(client, ["human", "human", "random"], rules="cross")
+    summary = client.get(f"/api/games/{game}").json()
+    assert [seat["claimed"] for seat in summary["seats"]] == [False, False, True]
+    assert "seed" not in json.dumps(summary)
+    assert all(invite not in json.dumps(summary) for invite in invites if invite)
+    assert client.get("/api/games/nosuchgame").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "words"),
+    [
+        ({"rules": "trains"}, 400, "name who sits in each seat"),
+        ({"rules": "chess", "seats": ["human", "human"]}, 400, '"rules" is "trains", "cross"'),
+        ({"seats": ["human", "cmd:rm -rf /"]}, 400, "cannot name a command"),
+        ({"seats": ["human", "wizard"]}, 400, "wizard"),
+        ({"seats": ["human", "search:999999"]}, 400, "at most 2000 simulations"),
+        ({"seats": ["human", "sampler:5000ms"]}, 400, "at most 1000 ms a move"),
+        ({"seats": ["human", "omniscient"]}, 400, "sees every hand"),
+        ({"seats": ["human"] * 9}, 400, "players"),
+        ({"seats": [3, "human"]}, 400, "a seat is 'human' or a bot's name"),
+    ],
+)
+def test_a_bad_game_is_refused_saying_why(client: TestClient, body: dict[str, object], status: int, words: str) -> None:
+    answer = client.post("/api/games", json=body)
+    assert answer.status_code == status
+    assert words in answer.json()["error"]
+
+
+def test_requests_that_are_not_json_objects_are_refused(client: TestClient) -> None:
+    assert client.post("/api/games", content=b"seats", headers={"content-type": "text/plain"}).status_code == 415
+    answer = client.post("/api/games", content=b"{nope", headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    assert "not JSON" in answer.json()["error"]
+    answer = client.post("/api/games", content=b"[1]", headers={"content-type": "application/json"})
+    assert answer.status_code == 400
+    assert "JSON object" in answer.json()["error"]
+    big = b'{"seats": "' + b"x" * 20_000 + b'"}'
+    assert client.post("/api/games", content=big, headers={"content-type": "application/json"}).status_code == 413
+
+
+def test_claiming_a_seat_needs_its_invitation_and_works_once(client: TestClient) -> None:
+    game, invites = create(client, ["human", "human", "greedy"])
+    assert invites[0]
+    assert invites[1]
+    refusals = [
+        (0, "x" * 43, 403, "not seat 0's invitation"),
+        (0, invites[1], 403, "not seat 0's invitation"),  # another seat's invitation
+        (2, invites[0], 403, "a bot's"),
+        (7, invites[0], 404, "seats 0 to 2"),
+    ]
+    for seat, invite, status, words in refusals:
+        answer = client.post(f"/api/games/{game}/seats/{seat}", json={"invite": invite})
+        assert answer.status_code == status
+        assert words in answer.json()["error"], answer.text
+    assert client.post(f"/api/games/{game}/seats/0", json={}).status_code == 400
+    token = claim(client, game, 0, invites[0])
+    again = client.post(f"/api/games/{game}/seats/0", json={"invite": invites[0]})
+    assert again.status_code == 409
+    assert token not in again.text
+    assert client.get(f"/api/games/{game}").json()["seats"][0]["claimed"]
+
+
+@pytest.mark.parametrize("which", ["missing", "forged", "other seat's", "bot seat"])
+def test_a_seat_is_refused_without_its_own_token(client: TestClient, which: str) -> None:
+    game, invites = create(client, ["human", "human", "random"])
+    tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
+    seat, token = {
+        "missing": (0, None),
+        "forged": (0, tokens[0][:-2] + ("AA" if tokens[0][-2:] != "AA" else "BB")),
+        "other seat's": (0, tokens[1]),
+        "bot seat": (2, tokens[0]),
+    }[which]
+    with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "seat": seat, "token": token}))
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert closed.value.code == 4401
+    assert closed.value.reason
+
+
+def test_a_refused_move_says_why_and_names_the_rule(client: TestClient) -> None:
+    game, invites = create(client, ["human", "human"])
+    tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
+    with (
+        client.websocket_connect(f"/api/games/{game}/ws") as first,
+        client.websocket_connect(f"/api/games/{game}/ws") as second,
+    ):
+        frames = [hello(first, 0, tokens[0]), hello(second, 1, tokens[1])]
+        mover = frames[0]["view"]["current_player"]
+        ws, other = (first, second) if mover == 0 else (second, first)
+        waiting = 1 - mover
+        move(other, 0, "draw")  # not its turn
+        refused = receive(other)
+        assert refused["type"] == "refused"
+        assert refused["rule"] == "TURN-1"
+        assert "not your turn" in refused["reason"]
+        move(ws, 0, "draw")  # the engine's own refusal, with its rule
+        refused = receive(ws)
+        assert refused["type"] == "refused"
+        assert refused["rule"]
+        assert refused["reason"]
+        assert refused["seq"] == 0
+        move(ws, 0, "9-9@nowhere")
+        refused = receive(ws)
+        assert refused["type"] == "refused"
+        assert refused["reason"]
+        assert waiting in (0, 1)
+    assert client.get(f"/api/games/{game}").json()["seq"] == 0
+
+
+def test_a_stale_or_repeated_move_gets_the_current_view_and_is_played_once(client: TestClient) -> None:
+    game, invites = create(client, ["human", "human"])
+    tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
+    with (
+        client.websocket_connect(f"/api/games/{game}/ws") as first,
+        client.websocket_connect(f"/api/games/{game}/ws") as second,
+    ):
+        sockets = {0: first, 1: second}
+        frame = hello(first, 0, tokens[0])
+        hello(second, 1, tokens[1])
+        mover = frame["view"]["current_player"]
+        ws = sockets[mover]
+        chosen = receive_view_of(client, game, mover, tokens[mover])["legal_moves"][0]
+        move(ws, 0, chosen)
+        move(ws, 0, chosen)  # sent twice (a retry after a dropped connection, say)
+        frames = [receive(ws) for _ in range(3)]
+        assert [frame["type"] for frame in frames] == ["ack", "state", "sync"]
+        assert frames[0]["seq"] == 1
+        assert frames[2]["seq"] == 1
+        assert frames[2]["log"][0][2] == chosen
+        move(ws, 0, chosen)  # stale: made at a state long gone
+        assert receive(ws)["type"] == "sync"
+    assert client.get(f"/api/games/{game}").json()["seq"] == 1
+
+
+def receive_view_of(client: TestClient, game: str, seat: int, token: str) -> dict[str, Any]:
+    """Gets the current view of ``seat`` through a second connection (the first has had its sync)."""
+    with client.websocket_connect(f"/api/games/{game}/ws") as again:
+        view: dict[str, Any] = hello(again, seat, token)["view"]
+    return view
+
+
+def test_a_spectator_sees_every_move_and_no_hand(client: TestClient) -> None:
+    game, invites = create(client, ["human", "random"])
+    token = claim(client, game, 0, invites[0])
+    with (
+        client.websocket_connect(f"/api/games/{game}/ws") as watcher,
+        client.websocket_connect(f"/api/games/{game}/ws") as ws,
+    ):
+        sync = hello(watcher, None)
+        assert sync["seat"] is None
+        assert sync["view"]["type"] == "spectator"
+        assert "hand" not in sync["view"]
+        move(watcher, sync["seq"], "draw")
+        refused = receive(watcher)
+        assert refused["type"] == "refused"
+        assert "spectator cannot move" in refused["reason"]
+        frames = list(play_first_moves(ws, 0, hello(ws, 0, token), until=sync["seq"] + 6))
+        last = max(frame["seq"] for frame in frames if frame["type"] == "state")
+        seen = []
+        while not seen or seen[-1]["seq"] < last:
+            frame = receive(watcher)
+            assert frame["type"] == "state"
+            assert "hand" not in frame["view"]
+            assert "legal_moves" not in frame["view"]
+            seen.append(frame)
+        assert [frame["seq"] for frame in seen] == list(range(sync["seq"] + 1, last + 1))
+
+
+def test_a_reconnected_seat_gets_the_view_it_left(client: TestClient) -> None:
+    game, invites = create(client, ["human", "human"])
+    tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
+    frames, log = play_both(client, game, tokens, moves=12)
+    with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+        again = hello(ws, 0, tokens[0])
+    assert again["seq"] == frames[0]["seq"] == 12
+    assert again["view"] == frames[0]["view"]
+    assert [entry[2] for entry in again["log"]] == log
+
+
+def play_both(client: TestClient, game: str, tokens: list[str], *, moves: int) -> tuple[dict[int, Any], list[str]]:
+    """Plays ``moves`` moves of a two-person game (each the last legal move); gets the last frames and the log."""
+    log: list[str] = []
+    with client.websocket_connect(f"/api/games/{game}/ws") as a, client.websocket_connect(f"/api/games/{game}/ws") as b:
+        sockets = {0: a, 1: b}
+        frames = {seat: hello(ws, seat, tokens[seat]) for seat, ws in sockets.items()}
+        for _ in range(moves):
+            mover = frames[0]["view"]["current_player"]
+            log.append(frames[mover]["view"]["legal_moves"][-1])
+            move(sockets[mover], frames[0]["seq"], log[-1])
+            for seat, ws in sockets.items():
+                frame = receive(ws)
+                if frame["type"] == "ack":
+                    assert seat == mover
+                    assert frame["move"] == log[-1]
+                    frame = receive(ws)
+                frames[seat] = frame
+    return frames, log
+
+
+def test_a_restarted_server_rebuilds_its_games_from_the_store(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with client_for(path) as client:
+        game, invites = create(client, ["human", "human"])
+        tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
+        frames, log = play_both(client, game, tokens, moves=10)
+    with client_for(path) as client:
+        for seat in (0, 1):
+            with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+                again = hello(ws, seat, tokens[seat])
+            assert again["seq"] == frames[seat]["seq"] == 10
+            assert again["view"] == frames[seat]["view"]
+            assert [entry[2] for entry in again["log"]] == log
+        frames, _ = play_both(client, game, tokens, moves=2)  # and play goes on
+    assert frames[0]["seq"] == 12
+
+
+def test_bots_are_seated_by_the_server_built_in_and_program_bots(tmp_path: Path) -> None:
+    programs = {"recorder": [sys.executable, str(BOTS / "recorder.py")]}
+    with client_for(tmp_path / "games.sqlite3", programs=programs) as client:
+        assert "recorder" in client.get("/api/options").json()["bots"]
+        game, _ = create(client, ["recorder", "greedy", "random"])
+        with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+            frame = hello(ws, None)
+            while not frame["view"]["is_over"]:
+                frame = receive(ws)
+                assert frame["type"] == "state"
+        record = cf.from_json(client.get(f"/api/games/{game}/record").text, cf.GameRecord)
+        assert cf.replay(record)[-1].is_over
+        assert record.names == ("recorder", "greedy", "random")
+
+
+def test_pages_from_other_origins_are_refused(client: TestClient) -> None:
+    evil = {"origin": "https://evil.example"}
+    answer = client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=evil)
+    assert answer.status_code == 403
+    assert "evil.example" in answer.json()["error"]
+    allowed = {"origin": "https://play.example.org"}
+    assert client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=allowed).status_code == 201
+    own = {"origin": "http://testserver"}
+    game, _ = create(client, ["random", "greedy"])
+    assert client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=own).status_code == 201
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(f"/api/games/{game}/ws", headers=evil):
+        pass
+    assert closed.value.code == 1008
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "words"),
+    [
+        ("x" * 5000, 1009, "at most 4096 bytes"),
+        ("{not json", 4400, "not JSON"),
+        ("[1, 2]", 4400, "JSON object"),
+        ('{"type": "shout"}', 4400, '"type" is "hello" or "move"'),
+        ('{"type": "move", "seq": 0, "move": "draw"}', 4400, "say hello first"),
+        ('{"type": "hello", "seat": "0"}', 4400, "seat number"),
+        (b"\x00\x01", 1003, "binary frames"),
+    ],
+)
+def test_oversized_and_malformed_frames_close_the_connection_with_a_reason(
+    client: TestClient, frame: str | bytes, code: int, words: str
+) -> None:
+    game, _ = create(client, ["random", "greedy"])
+    with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+        if isinstance(frame, bytes):
+            ws.send_bytes(frame)
+        else:
+            ws.send_text(frame)
+        closed = closing(ws)
+    assert closed.code == code
+    assert words in closed.reason
+
+
+def closing(ws: Any) -> WebSocketDisconnect:
+    """Reads frames until the server closes the connection; gets how it closed it."""
+    try:
+        while True:
+            receive(ws)
+    except WebSocketDisconnect as closed:
+        return closed
+
+
+def test_too_many_messages_close_the_connection(tmp_path: Path) -> None:
+    limits = Limits(messages_per_second=1.0, message_burst=5)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        game, _ = create(client, ["random", "greedy"])
+        with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+            hello(ws, None)
+            for _ in range(10):
+                move(ws, 0, "draw")
+            closed = closing(ws)
+    assert closed.code == 1008
+    assert "too many messages" in closed.reason
+
+
+def test_too_many_requests_from_one_address_are_refused(tmp_path: Path) -> None:
+    limits = Limits(requests_per_second=0.001, request_burst=3)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        statuses = [client.post("/api/games", json={"seats": ["random", "greedy"]}).status_code for _ in range(5)]
+    assert statuses == [201, 201, 201, 429, 429]
+
+
+def test_a_connection_to_no_game_is_closed(client: TestClient) -> None:
+    with client.websocket_connect("/api/games/nosuchgame/ws") as ws:
+        ws.send_text('{"type": "hello", "seat": null}')
+        with pytest.raises(WebSocketDisconnect) as closed:
+            receive(ws)
+    assert closed.value.code == 4404
+
+
+def test_every_frame_matches_the_protocol_schema(client: TestClient) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = protocol_schema()
+    validator = jsonschema.Draft202012Validator(schema)
+    game, invites = create(client, ["human", "greedy"])
+    token = claim(client, game, 0, invites[0])
+    with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello", "seat": 0, "token": token, "svg": True}))
+        first = receive(ws)
+        frames = [first, *play_first_moves(ws, 0, first, until=30)]
+        move(ws, 0, "draw")
+        frames.append(receive(ws))  # a sync, for a stale move
+    assert {frame["type"] for frame in frames} >= {"sync", "state", "ack"}
+    for frame in frames:
+        validator.validate(frame)
+    assert all("svg" in frame for frame in frames if frame["type"] in ("sync", "state"))
+    validator.validate({"type": "hello", "seat": 0, "token": token})
+    validator.validate({"type": "move", "seq": 3, "move": "9-5@3"})
+    assert parse_message('{"type": "move", "seq": 3, "move": "9-5@3"}').seq == 3
+
+
+def test_limits_are_a_value() -> None:
+    assert FAST.message_bytes == Limits().message_bytes
+
+
+def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, hello_seconds=0.2)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        game, _ = create(client, ["random", "greedy"])
+        with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+            closed = closing(ws)
+    assert closed.code == 4400
+    assert "no hello within 0.2 seconds" in closed.reason
+
+
+def test_a_game_takes_a_bounded_number_of_connections(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, connections_per_game=2)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        game, _ = create(client, ["human", "human"])
+        with (
+            client.websocket_connect(f"/api/games/{game}/ws") as a,
+            client.websocket_connect(f"/api/games/{game}/ws") as b,
+        ):
+            hello(a, None)
+            hello(b, None)
+            with client.websocket_connect(f"/api/games/{game}/ws") as c:
+                c.send_text('{"type": "hello", "seat": null}')
+                closed = closing(c)
+    assert closed.code == 1013
+    assert "2 connections at most" in closed.reason
+
+
+def test_a_client_too_slow_to_read_is_dropped_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def test() -> None:
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=attrs.evolve(FAST, backlog=3))
+        await server.start()
+        try:
+            created = await server.create(cf.Rules.trains(), ["random", "random"])
+            stuck = asyncio.Event()
+            closes: list[tuple[int, str]] = []
+
+            async def send(frame: str) -> None:
+                await stuck.wait()  # a client that never reads
+
+            async def close(code: int, reason: str) -> None:
+                closes.append((code, reason))
+
+            session = server.session(created.game, send, close)
+            await session.receive('{"type": "hello", "seat": null}')
+            table = server.tables[created.game]
+            for _ in range(200):
+                if session.is_closed:
+                    break
+                await asyncio.sleep(0.01)
+            assert session.is_closed
+            assert session not in table.sessions
+            seq = table.seq
+            for _ in range(200):
+                if table.seq > seq:
+                    break
+                await asyncio.sleep(0.01)
+            assert table.seq > seq  # the bots play on
+            monkeypatch.setattr(server_games, "CLOSE_SECONDS", 0.1)
+            await session.closed()  # the client reads nothing more: its last frames are dropped
+            assert closes == []
+            assert session._sender.done()
+        finally:
+            await server.close()
+
+    asyncio.run(test())
