@@ -1,7 +1,8 @@
 """Mutation testing of the engine's rule modules, run by hand: ``python benchmarks/mutation.py [--jobs N]``.
 
 mutmut (``pip install -e ".[mutation]"``) changes one small thing at a time in the rule modules,
-``_core.py`` (where the rules of play are computed), ``_engine.py``, ``_board.py``, ``_deal.py`` and
+the core's ``_codes.py``, ``_layout.py``, ``_round.py`` and ``_dealing.py`` (where the rules of play
+are computed), ``_plans.py``, ``_engine.py``, ``_board.py``, ``_deal.py`` and
 ``_scoring.py`` (an operator, a constant, a condition) and runs
 the tests that reach the changed function, from the fast selection in ``[tool.mutmut]`` of
 ``pyproject.toml`` (the differential tests against :mod:`chickenfoot.reference`, perft, rules,

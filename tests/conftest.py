@@ -8,8 +8,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from chickenfoot._board import _NODES
-from chickenfoot._deal import _DEALS
-from chickenfoot._state import _SETTINGS
+from chickenfoot._plans import _DEALS, _SETTINGS
 
 # "ci" keeps the whole suite to a few minutes on 2 cores; "heavy" is for soaking by hand:
 #   HYPOTHESIS_PROFILE=heavy python -m pytest tests/test_properties.py

@@ -15,7 +15,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
-from chickenfoot._core import CODES, DRAW, PASS, PublicMoves, play, shuffle
+from chickenfoot._codes import CODES, DRAW, PASS, PublicMoves, play
+from chickenfoot._dealing import shuffle
 from chickenfoot._state import MOVES, _play_of
 
 

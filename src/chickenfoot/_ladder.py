@@ -30,7 +30,7 @@ from typing import Any, Literal, TypeAlias
 import attrs
 
 from . import supervisor
-from ._core import shuffle
+from ._dealing import shuffle
 from ._errors import BotSpecError
 from ._rating import Wins, fit
 from ._rules import Rules

@@ -18,14 +18,14 @@ from typing import TypeAlias
 
 import attrs
 
-from . import _core
-from ._core import NONE, Round, round_on
-from ._deal import deal_for
+from ._codes import NONE
+from ._dealing import shuffle
 from ._determinize import determinize
 from ._moves import Move
-from ._scoring import winners_by_scores
+from ._plans import deal_for, settings_for, winners_by_scores
+from ._round import Round, round_on
 from ._search import Node, Searcher
-from ._state import MOVES, GameState, move_code, settings_for
+from ._state import MOVES, GameState, move_code
 from ._views import PlayerView
 
 __all__ = ["Analysis", "MoveAnalysis", "OmniscientBot", "SamplerBot", "analyse"]
@@ -96,7 +96,7 @@ def _view_world(view: PlayerView) -> World:
 
     def deal(rng: random.Random) -> Round:
         tiles = list(unseen)
-        _core.shuffle(rng, tiles)
+        shuffle(rng, tiles)
         hands: list[tuple[int, ...]] = []
         at = 0
         for seat, size in enumerate(view.hand_sizes):
@@ -106,7 +106,13 @@ def _view_world(view: PlayerView) -> World:
                 hands.append(tuple(tiles[at : at + size]))
                 at += size
         return round_on(
-            settings, tuple(hands), tuple(tiles[at:]), layout, current, view.reserve, drawn, False, NONE, None
+            settings,
+            layout,
+            hands=tuple(hands),
+            yard=tuple(tiles[at:]),
+            current=current,
+            reserve=view.reserve,
+            drawn=drawn,
         )
 
     return deal
@@ -218,8 +224,10 @@ class OmniscientBot:
 
         def world(rng: random.Random) -> Round:
             yard = list(true.yard)
-            _core.shuffle(rng, yard)
-            return true.moved(true.setup, true.hands, tuple(yard), true.current, true.drawn, False, NONE, true.log)
+            shuffle(rng, yard)
+            return true.moved(
+                true.setup, hands=true.hands, yard=tuple(yard), current=true.current, drawn=true.drawn, over=False
+            )
 
         searcher, _ = _search(world, rng, self.simulations, self.seconds, self.worlds)
         return _most_visited(moves, searcher.root)

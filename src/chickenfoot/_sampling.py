@@ -6,7 +6,7 @@ the exact sampler's proposals, runs the weighted placement and deals and replays
 It is plain typed Python (no attrs), so ``pip install .`` compiles it with mypyc along with the
 core; it runs unchanged as ordinary Python.
 
-A tile is its index in the set, as in :mod:`chickenfoot._core` (``HIGH``, ``LOW`` and
+A tile is its index in the set, as in :mod:`chickenfoot._codes` (``HIGH``, ``LOW`` and
 ``VALUES_MASK`` read it back); a set of tiles is an int with a bit per tile index.
 """
 
@@ -19,22 +19,11 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Final, TypeAlias, TypeVar
 
-from ._core import (
-    BOARD_ONLY,
-    DRAW,
-    HALVES,
-    HIGH,
-    LOW,
-    MAX_PIP,
-    NONE,
-    PASS,
-    VALUES_MASK,
-    Layout,
-    Round,
-    round_on,
-    shuffle,
-)
+from ._codes import DRAW, HALVES, HIGH, LOW, MAX_PIP, NONE, PASS, VALUES_MASK
+from ._dealing import shuffle
 from ._errors import InvalidRecordError
+from ._layout import Layout
+from ._round import BOARD_ONLY, Round, round_on
 
 __all__ = [
     "History",
@@ -154,7 +143,7 @@ def read_history(
     seats = [Seat() for _ in range(players)]
     history = History(codes, movers, seats, {}, layout)
     plays = tuple([code & 255 for code in codes if code & 255 < PASS])
-    board = round_on(BOARD_ONLY, (plays,), (), layout, 0, 0, NONE, False, NONE, None)
+    board = round_on(BOARD_ONLY, layout, hands=(plays,), yard=(), current=0, reserve=0)
     open_seat, open_time = NONE, NONE  # the player and time of the last draw this turn
     draws_left = codes.count(DRAW)
     for time in range(len(codes)):

@@ -2,8 +2,8 @@
 
 :class:`RoundState` and :class:`GameState` are attrs classes whose fields are their public
 attributes: ``attrs.evolve``, ``attrs.asdict`` and ``attrs.fields`` see what a user sees. Each
-instance holds one :class:`chickenfoot._core.Round` (a game's round reaches its
-:class:`chickenfoot._core.Game` through its setup) and reads its fields from it, through a
+instance holds one :class:`chickenfoot._round.Round` (a game's round reaches its
+:class:`chickenfoot._dealing.Game` through its setup) and reads its fields from it, through a
 private base class that holds the core object: the engine builds one small object per move, and
 the tuples of tiles only when asked for. The constructors check what they are given (a
 well-formed position, :class:`~chickenfoot.InvalidPositionError` otherwise); the engine, which
@@ -19,12 +19,15 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import attrs
 
-from . import _core
+from . import _display
 from ._board import TILES, Board, board_of
-from ._core import DRAW, NONE, PASS, Game, Log, Round, Settings, round_on
+from ._codes import DRAW, HIGH, MAX_PIP, NONE, PASS, PublicMoves, play
+from ._dealing import Game
 from ._errors import InvalidPositionError
 from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Pass, Play
 from ._outcome import Outcome, Termination
+from ._plans import deal_for, settings_for, winners_by_scores
+from ._round import Log, Round, nothing_to_do, round_on
 from ._rules import MAX_OPTION, MAX_PLAYERS, Rules, check_seed
 from ._tiles import Tile
 
@@ -47,37 +50,15 @@ def _play_of(code: int) -> Move:
     return Play(TILES[code & 255], code >> 8)
 
 
-MOVES = _core.PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
+MOVES = PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
 """The public move of each core move code."""
 
 
 def move_code(move: Move) -> int:
     """Gets the core code of a public move."""
     if type(move) is Play:
-        return _core.play(move.tile.index, move.onto)
+        return play(move.tile.index, move.onto)
     return DRAW if type(move) is Draw else PASS
-
-
-# -- rules as the core reads them ---------------------------------------------------------------
-
-_SETTINGS: dict[Rules, Settings] = {}
-
-
-def settings_for(rules: Rules) -> Settings:
-    """Gets the core's reading of ``rules`` (made once per distinct rules)."""
-    settings = _SETTINGS.get(rules)
-    if settings is None:
-        values = tuple(rules.tile_value(tile) for tile in TILES)
-        settings = _SETTINGS[rules] = Settings(
-            rules,
-            rules.max_pip,
-            rules.drawn_tile == "must_play",
-            rules.draw_until_playable,
-            rules.unfillable_foot_ends_round,
-            rules.double_out_penalty,
-            values,
-        )
-    return settings
 
 
 def _tiles(indexes: tuple[int, ...]) -> tuple[Tile, ...]:
@@ -286,7 +267,7 @@ class RoundState(_RoundFields):
     @property
     def double(self) -> int:
         """Gets the value of the center double."""
-        return _core.HIGH[self._round.setup.base.node(0).tile]
+        return HIGH[self._round.setup.base.node(0).tile]
 
     @property
     def can_draw(self) -> bool:
@@ -325,15 +306,11 @@ class RoundState(_RoundFields):
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
-        from .render import _describe  # late: render imports this module
-
-        return _describe(self)
+        return _display.text(self)
 
     def _repr_svg_(self) -> str:
         """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
-        from .svg import render_svg  # late: svg imports this module
-
-        return render_svg(self)
+        return _display.svg(self)
 
 
 def _tuple_of_tiles(tiles: object, what: str) -> tuple[Tile, ...]:
@@ -403,25 +380,25 @@ def _core_round(
     elif not 0 <= reserve <= MAX_OPTION:
         raise InvalidPositionError(f"the reserve is a whole number from 0 to {MAX_OPTION:,}, got {reserve}")
     log = _log_of(history, players, len(board))
-    core = round_on(
-        settings_for(rules),
-        tuple(tuple([tile.index for tile in hand]) for hand in held),
-        tuple([tile.index for tile in pile]),
-        board._layout,
-        current,
-        int(reserve),
-        NONE if drawn is None else drawn.index,
-        False,
-        NONE,
-        log,
-    )
+    settings = settings_for(rules)
+    hands = tuple(tuple([tile.index for tile in hand]) for hand in held)
+    yard = tuple([tile.index for tile in pile])
     # END-1, END-2: the position says whether the round is over. Whoever holds nothing went out
     # (the player to move, if several hold nothing: a position status() finds unreachable).
     empty = [seat for seat, hand in enumerate(held) if not hand]
-    if empty:
-        core.went_out = current if current in empty else empty[0]
-    core.over = core.went_out != NONE or core.ends_blocked()
-    return core
+    went_out = (current if current in empty else empty[0]) if empty else NONE
+    return round_on(
+        settings,
+        board._layout,
+        hands=hands,
+        yard=yard,
+        current=current,
+        reserve=int(reserve),
+        drawn=NONE if drawn is None else drawn.index,
+        over=bool(empty) or nothing_to_do(settings, hands, yard, int(reserve), board._layout),
+        went_out=went_out,
+        log=log,
+    )
 
 
 def _log_of(history: object, players: int, nodes: int) -> Log:
@@ -456,7 +433,7 @@ def _final_outcome(result: RoundResult) -> Outcome:
 
 
 def _check_result(result: RoundResult, attribute: attrs.Attribute[Any], outcome: Any) -> None:
-    if type(result.double) is not int or not 0 <= result.double <= _core.MAX_PIP:
+    if type(result.double) is not int or not 0 <= result.double <= MAX_PIP:
         raise TypeError(f"a RoundResult's double is a pip value (an int), got {result.double!r:.40}")
     if type(result.scores) is not tuple or not all(type(score) is int for score in result.scores):
         raise TypeError(f"a RoundResult's scores are a tuple of ints, got {result.scores!r:.40}")
@@ -509,7 +486,7 @@ class _GameFields:
 
     @property
     def _game(self) -> Game:
-        game = self._round.setup.game
+        game: Game | None = self._round.setup.game
         assert game is not None  # the round of a GameState is always in a game
         return game
 
@@ -617,9 +594,6 @@ class GameState(_GameFields):
         :class:`~chickenfoot.RulesError` for rules that cannot deal the players (DEAL-1) or a seed
         out of range, and :class:`TypeError` for a part of the wrong type.
         """
-        from ._deal import deal_for  # late: the deal reads this module's states
-        from ._scoring import decide_winners
-
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
         if type(round) is not RoundState:
@@ -656,8 +630,8 @@ class GameState(_GameFields):
             if result.final.rules != rules or result.final.players != players:
                 raise InvalidPositionError(f"result {number} is of another game: other rules or players")
         over = len(finished) == rules.rounds
-        winners = decide_winners(rules, sums, finished) if over else ()
-        game = Game(deal, seed, round_index, sums, finished, winners)
+        winners = winners_by_scores(rules, sums, [result.scores for result in finished]) if over else ()
+        game = Game(deal, seed=seed, round_index=round_index, totals=sums, results=finished, winners=winners)
         core = round._round.with_game(game)
         core.public().state = round
         _set_game(self, core)
@@ -698,15 +672,11 @@ class GameState(_GameFields):
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
-        from .render import _describe  # late: render imports this module
-
-        return _describe(self)
+        return _display.text(self)
 
     def _repr_svg_(self) -> str:
         """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
-        from .svg import render_svg  # late: svg imports this module
-
-        return render_svg(self)
+        return _display.svg(self)
 
 
 # -- the engine's views: a core round shown as it is, without the constructors' checks -------

@@ -11,7 +11,7 @@ from ._moves import Draw, Move, Play
 from ._state import GameState, RoundState
 from ._views import PlayerView
 
-__all__ = ["describe_move", "render_text"]
+__all__ = ["describe_move", "describe_state", "render_text"]
 
 
 def render_text(state: GameState | RoundState | Board, *, width: int | None = None) -> str:
@@ -129,12 +129,19 @@ def describe_move(move: Move, *, you: bool = False) -> str:
     return f"draw{ending}" if type(move) is Draw else ("pass" if you else "passes")
 
 
-def _describe(state: GameState | RoundState | PlayerView) -> str:
+def describe_state(state: GameState | RoundState | PlayerView | Board) -> str:
     """Writes a state as text: whose turn, the layout's tree, then the hands (a view: its own) and the yard.
 
     This is ``str()`` of a :class:`~chickenfoot.GameState`, :class:`~chickenfoot.RoundState` or
-    :class:`~chickenfoot.PlayerView`.
+    :class:`~chickenfoot.PlayerView`; of a :class:`~chickenfoot.Board`, its tree alone
+    (:func:`render_text`).
+
+    >>> import chickenfoot as cf
+    >>> print(describe_state(cf.Board.start(cf.Tile(9, 9), arms=3)))
+    #0 9-9 center, 0/3 arms  <- pending
     """
+    if isinstance(state, Board):
+        return render_text(state)
     if isinstance(state, PlayerView):
         rounds = state.rules.rounds
         head = f"P{state.player}'s view, round {state.round_index + 1} of {rounds}"
