@@ -248,7 +248,16 @@ def _replay(
     if sorted(mine) != sorted(core.hands[view.player]):
         raise InvalidRecordError("the viewer's hand does not match their history")  # pragma: no cover
     hands = replaced(core.hands, view.player, mine)
-    core = core.moved(core.setup, hands=hands, yard=core.yard, current=core.current, drawn=core.drawn)
+    core = core.moved(
+        core.setup,
+        hands=hands,
+        yard=core.yard,
+        current=core.current,
+        drawn=core.drawn,
+        over=core.over,
+        went_out=core.went_out,
+        log=core.log,
+    )
     return round_of(core)
 
 

@@ -32,10 +32,7 @@ import attrs
 from . import supervisor
 from ._dealing import shuffle
 from ._errors import BotSpecError
-from ._rating import Wins, fit
-from ._rules import Rules
-from .bots import bot_name, check_spec
-from .tournament import (
+from ._matches import (
     Backend,
     Entrant,
     GameOutcome,
@@ -47,6 +44,9 @@ from .tournament import (
     _play_task,
     _Task,
 )
+from ._rating import Wins, fit
+from ._rules import Rules
+from .bots import bot_name, check_spec
 
 __all__ = ["Comparison", "LadderGame", "LadderResult", "Rating", "Seating", "Unit", "cheats", "ladder"]
 

@@ -42,6 +42,21 @@ _PER_WORLD = 8  # simulations per new world: a sample costs several simulations,
 _SIMULATIONS = 1000
 
 
+def _moves(view: PlayerView) -> tuple[Move, ...]:
+    """Gets the view's legal moves, refusing a view in which its player has no move to make."""
+    if not view.legal_moves:
+        raise ValueError(
+            f"player {view.player} has no move to make in this view (it is not their turn, or the game is over): "
+            "ask a bot only for the player to move"
+        )
+    return view.legal_moves
+
+
+def _view_rng(seed: int, view: PlayerView) -> random.Random:
+    # A string seed is hashed with SHA-512 by `random`, the same on every machine and process.
+    return random.Random(f"{seed}/{view.player}/{view.round_index}/{len(view.history)}/{sum(view.totals)}")
+
+
 def _check_budget(simulations: int, seconds: float | None) -> None:
     if type(simulations) is not int or simulations < 1:
         raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
@@ -157,8 +172,6 @@ class SamplerBot:
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns the most visited move at the root after the search."""
-        from .bots import _moves, _view_rng
-
         moves = _moves(view)
         if len(moves) == 1:
             return moves[0]
@@ -211,7 +224,6 @@ class OmniscientBot:
     def see(self, game: GameState) -> Move:
         """Returns the move to make in ``game``, seeing every hand (the player to move's turn)."""
         from ._views import observe
-        from .bots import _moves, _view_rng
 
         view = observe(game, game.current_player) if game.current_player is not None else None
         if view is None:
@@ -226,7 +238,14 @@ class OmniscientBot:
             yard = list(true.yard)
             shuffle(rng, yard)
             return true.moved(
-                true.setup, hands=true.hands, yard=tuple(yard), current=true.current, drawn=true.drawn, over=False
+                true.setup,
+                hands=true.hands,
+                yard=tuple(yard),
+                current=true.current,
+                drawn=true.drawn,
+                over=False,
+                went_out=NONE,
+                log=true.log,
             )
 
         searcher, _ = _search(world, rng, self.simulations, self.seconds, self.worlds)
@@ -296,8 +315,6 @@ def analyse(
 
     Raises :class:`ValueError` if it is not the view's player's turn.
     """
-    from .bots import _moves, _view_rng
-
     if simulations is not None and seconds is not None:
         raise ValueError("give analyse a budget of simulations or of seconds, not both")
     budget = 2000 if simulations is None else simulations

@@ -37,6 +37,7 @@ from typing import Any, TypeVar, overload
 
 import attrs
 
+from . import _display
 from ._engine import apply, new_game
 from ._errors import IllegalMoveError, InvalidMoveError, InvalidPositionError, InvalidRecordError, RulesError
 from ._moves import Draw, Move, Pass, Play, parse_move
@@ -247,9 +248,7 @@ class GameRecord:
 
     def _repr_html_(self) -> str:
         """Shows the game in Jupyter as a replay to step through (see :class:`chickenfoot.notebook.ReplayWidget`)."""
-        from .notebook import ReplayWidget  # late: the widget reads records
-
-        return ReplayWidget(self)._repr_html_()
+        return _display.replay_html(self)
 
     def _check_annotations(self) -> None:
         if (self.comments or self.round_comments or self.tags) and self.version < 3:

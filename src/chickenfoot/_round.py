@@ -28,6 +28,7 @@ from typing import Any, Final, TypeAlias
 from ._codes import (
     CODES,
     DRAW,
+    FOOT_TOES,
     HALVES,
     NONE,
     PASS,
@@ -40,7 +41,7 @@ from ._codes import (
     replaced,
     tile_index,
 )
-from ._layout import NO_ENDS, Ends, Layout, Openings, Placed, place_tile
+from ._layout import NO_ENDS, Ends, Layout, Openings, Placed
 
 
 class Settings:
@@ -183,7 +184,6 @@ class Round(Openings):
     def __init__(
         self,
         setup: Setup,
-        *,
         hands: tuple[tuple[int, ...], ...],
         yard: tuple[int, ...],
         current: int,
@@ -394,7 +394,16 @@ class Round(Openings):
     def with_game(self, game: Any) -> Round:
         """Returns the same position played in ``game`` (a ``chickenfoot._dealing.Game``)."""
         setup = Setup(self.setup.settings, reserve=self.setup.reserve, base=self.setup.base, game=game)
-        return self.moved(setup, hands=self.hands, yard=self.yard, current=self.current, drawn=self.drawn)
+        return self.moved(
+            setup,
+            hands=self.hands,
+            yard=self.yard,
+            current=self.current,
+            drawn=self.drawn,
+            over=self.over,
+            went_out=self.went_out,
+            log=self.log,
+        )
 
     def after(self, move: int) -> Round:
         """Returns the round after ``move``, which must be one of :meth:`legal`."""
@@ -407,34 +416,34 @@ class Round(Openings):
     def moved(
         self,
         setup: Setup,
-        *,
         hands: tuple[tuple[int, ...], ...],
         yard: tuple[int, ...],
         current: int,
         drawn: int,
-        log: Log | None = None,
-        over: bool | None = None,
+        over: bool,
+        went_out: int,
+        log: Log,
     ) -> Round:
         """Returns a round on the same board (the same nodes and openings), with the rest given.
 
-        The history is this round's unless ``log`` is given; whether it is over, this round's
-        (and who went out) unless ``over`` is given (then nobody went out).
+        Called by keyword, except by the moves themselves (a draw, a pass), once per move: see
+        :meth:`_after_play`.
         """
         return Round(
             setup,
-            hands=hands,
-            yard=yard,
-            current=current,
-            drawn=drawn,
-            over=self.over if over is None else over,
-            went_out=self.went_out if over is None else NONE,
-            log=self.log if log is None else log,
-            size=self.size,
-            ends=self.ends,
-            ends_mask=self.ends_mask,
-            pending=self.pending,
-            pending_value=self.pending_value,
-            missing=self.missing,
+            hands,
+            yard,
+            current,
+            drawn,
+            over,
+            went_out,
+            log,
+            self.size,
+            self.ends,
+            self.ends_mask,
+            self.pending,
+            self.pending_value,
+            self.missing,
         )
 
     def _after_play(self, tile: int, onto: int) -> Round:
@@ -446,7 +455,37 @@ class Round(Openings):
             at += 1
         hand = hand[:at] + hand[at + 1 :]
         hands = replaced(hands, player, hand)
-        exposed, ends, mask, pending, pending_value, missing = place_tile(self, tile, onto)
+        # The board: _layout.place_tile, inlined (a call and its tuple cost the pure Python engine
+        # a few percent per move); tests/test_core_speedups.py proves the two place every tile alike.
+        high, low = HALVES[tile]
+        changed = list(self.ends)  # the open ends by value, as they will be
+        mask = self.ends_mask
+        pending = self.pending
+        pending_value = self.pending_value
+        missing = 0
+        if pending != NONE:
+            matched = pending_value
+            missing = self.missing - 1
+            if not missing:
+                pending = NONE
+                pending_value = NONE
+        else:
+            matched = high if onto in changed[high] else low
+            offering = changed[matched]
+            at = 0
+            while offering[at] != onto:  # offering.index(onto), likewise
+                at += 1
+            rest = offering[:at] + offering[at + 1 :]  # PLAY-2: a non-pending end takes one tile, so it closes
+            changed[matched] = rest
+            if not rest:
+                mask &= ~(1 << matched)
+        if high == low:
+            exposed = matched  # PLAY-1: a double offers its own value
+            pending, pending_value, missing = self.size, matched, FOOT_TOES  # FOOT-1: laid crosswise
+        else:
+            exposed = low if high == matched else high  # PLAY-1: the half not matched
+            changed[exposed] = changed[exposed] + (self.size,)
+            mask |= 1 << exposed
         out = not hand  # END-1: out on the last tile, even with a foot pending
         setup = self.setup
         # END-2, checked after every move (a play leaves the yard as it was: while it is open, the
@@ -457,23 +496,25 @@ class Round(Openings):
                 and setup.settings.unfillable_foot_ends_round
                 and foot_short(hands, self.yard, setup.reserve, pending_value, missing)
             )
-            or (not self.can_draw() and hands_stuck(hands, 1 << pending_value if pending != NONE else mask))
+            or (len(self.yard) <= setup.reserve and hands_stuck(hands, 1 << pending_value if pending != NONE else mask))
         )
+        # Positional, in the order of Round's fields: called with keywords, a class builds a dict
+        # of them first, which costs the pure Python engine a tenth of its time per move.
         return Round(
             setup,
-            hands=hands,
-            yard=self.yard,
-            current=player if out else (player + 1) % len(hands),  # TURN-1
-            drawn=NONE,
-            over=over,
-            went_out=player if out else NONE,
-            log=(player, onto << 8 | tile, exposed, self.log),  # play(tile, onto)
-            size=self.size + 1,
-            ends=ends,
-            ends_mask=mask,
-            pending=pending,
-            pending_value=pending_value,
-            missing=missing,
+            hands,
+            self.yard,
+            player if out else (player + 1) % len(hands),  # current: TURN-1
+            NONE,  # drawn
+            over,
+            player if out else NONE,  # went_out
+            (player, onto << 8 | tile, exposed, self.log),  # log: play(tile, onto)
+            self.size + 1,  # size
+            tuple(changed),  # ends
+            mask,
+            pending,
+            pending_value,
+            missing,
         )
 
     def _after_draw(self) -> Round:
@@ -484,7 +525,7 @@ class Round(Openings):
         # DRAW-1: drawing does not end the turn. END-2, after every move (as above).
         over = len(yard) <= self.setup.reserve and hands_stuck(hands, self.playable_mask())
         log = (player, DRAW, NONE, self.log)
-        return self.moved(self.setup, hands=hands, yard=yard, current=player, drawn=tile, log=log, over=over)
+        return self.moved(self.setup, hands, yard, player, tile, over, NONE, log)  # positional: once per move
 
     def _after_pass(self) -> Round:
         player = self.current
@@ -492,7 +533,7 @@ class Round(Openings):
         over = not self.can_draw() and hands_stuck(self.hands, self.playable_mask())
         log = (player, PASS, NONE, self.log)
         current = (player + 1) % len(self.hands)  # TURN-1
-        return self.moved(self.setup, hands=self.hands, yard=self.yard, current=current, drawn=NONE, log=log, over=over)
+        return self.moved(self.setup, self.hands, self.yard, current, NONE, over, NONE, log)  # likewise
 
     # -- scoring ----------------------------------------------------------------------------
 

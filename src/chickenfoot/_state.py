@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
@@ -29,10 +29,8 @@ from ._outcome import Outcome, Termination
 from ._plans import deal_for, settings_for, winners_by_scores
 from ._round import Log, Round, nothing_to_do, round_on
 from ._rules import MAX_OPTION, MAX_PLAYERS, Rules, check_seed
+from ._status import Problem, problems
 from ._tiles import Tile
-
-if TYPE_CHECKING:
-    from ._status import Problem
 
 __all__ = ["GameState", "PlayerIndex", "RoundResult", "RoundState", "Turn", "game_of", "round_of"]
 
@@ -296,8 +294,6 @@ class RoundState(_RoundFields):
         >>> state.status(), attrs.evolve(state, reserve=0).status()
         ((), (<Problem.RESERVE: 'reserve'>,))
         """
-        from ._status import problems  # late: the checks read this module's states
-
         return tuple(problem for problem, _ in problems(self))
 
     def is_valid(self) -> bool:
