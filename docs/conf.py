@@ -36,7 +36,13 @@ extensions = [
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_generated/rules_table.md", "_generated/inventories", "_playground"]
+exclude_patterns = [
+    "_build",
+    "_generated/rules_table.md",
+    "_generated/layers.md",
+    "_generated/inventories",
+    "_playground",
+]
 templates_path: list[str] = []
 html_static_path = ["_static"]
 html_theme = "furo"
