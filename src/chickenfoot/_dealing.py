@@ -1,4 +1,5 @@
-"""Dealing a round as plain typed data (DEAL-2: a pure function of rules, players, seed and round).
+"""How a round starts, as plain typed data: on any board (:func:`round_on`), or dealt (DEAL-2: a pure
+function of rules, players, seed and round).
 
 :class:`Deal` is how a round is dealt under the rules in force (its steps are named functions:
 :func:`starter_seat`, :func:`find_center`, :func:`setup_seat`), the shuffle is spelled out so
@@ -16,8 +17,44 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from ._codes import HIGH, NONE, is_double, tile_index
-from ._layout import start_layout
-from ._round import Round, Settings, nothing_to_do, round_on
+from ._layout import Layout, start_layout
+from ._round import Log, Round, Settings, Setup, nothing_to_do
+
+
+def round_on(
+    settings: Settings,
+    layout: Layout,
+    *,
+    hands: tuple[tuple[int, ...], ...],
+    yard: tuple[int, ...],
+    current: int,
+    reserve: int,
+    drawn: int = NONE,
+    over: bool = False,
+    went_out: int = NONE,
+    log: Log = None,
+    game: Any = None,
+) -> Round:
+    """Gets the round with ``layout`` as its board and the rest given (its history placed none of the nodes).
+
+    Whether it is over is the caller's to say (:func:`nothing_to_do` tells END-2 from the parts).
+    """
+    return Round(
+        Setup(settings, reserve=reserve, base=layout, game=game),
+        hands=hands,
+        yard=yard,
+        current=current,
+        drawn=drawn,
+        over=over,
+        went_out=went_out,
+        log=log,
+        size=layout.size,
+        ends=layout.ends[: settings.max_pip + 1],  # a round keeps only its set's values (less to copy per play)
+        ends_mask=layout.ends_mask,
+        pending=layout.pending,
+        pending_value=layout.pending_value,
+        missing=layout.missing,
+    )
 
 
 def round_rng(seed: int, round_index: int) -> random.Random:

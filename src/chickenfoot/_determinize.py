@@ -66,12 +66,12 @@ import random
 
 from ._board import Board, board_of
 from ._codes import DRAW, NONE, PASS, replaced, tile_index
+from ._dealing import round_on
 from ._errors import InvalidRecordError
 from ._layout import start_layout
 from ._moves import Draw, Pass, Play
 from ._outcome import Outcome
 from ._plans import settings_for
-from ._round import round_on
 from ._sampling import (
     History,
     Slots,

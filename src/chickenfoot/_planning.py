@@ -19,11 +19,11 @@ from typing import TypeAlias
 import attrs
 
 from ._codes import NONE
-from ._dealing import shuffle
+from ._dealing import round_on, shuffle
 from ._determinize import determinize
 from ._moves import Move
 from ._plans import deal_for, settings_for, winners_by_scores
-from ._round import Round, round_on
+from ._round import Round
 from ._search import Node, Searcher
 from ._state import MOVES, GameState, move_code
 from ._views import PlayerView

@@ -446,6 +446,8 @@ class Round(Openings):
             self.missing,
         )
 
+    # Kept whole: a play's whole effect, hand, board and end, in one frame, as the pure Python
+    # engine runs it once per move (each call split off costs it about one percent).
     def _after_play(self, tile: int, onto: int) -> Round:
         player = self.current
         hands = self.hands
@@ -570,39 +572,3 @@ class Round(Openings):
 
     def __hash__(self) -> int:
         return hash((self.hands, self.yard, self.current, self.drawn, self.over, self.size, self.ends, self.pending))
-
-
-def round_on(
-    settings: Settings,
-    layout: Layout,
-    *,
-    hands: tuple[tuple[int, ...], ...],
-    yard: tuple[int, ...],
-    current: int,
-    reserve: int,
-    drawn: int = NONE,
-    over: bool = False,
-    went_out: int = NONE,
-    log: Log = None,
-    game: Any = None,
-) -> Round:
-    """Gets the round with ``layout`` as its board and the rest given (its history placed none of the nodes).
-
-    Whether it is over is the caller's to say (:func:`nothing_to_do` tells END-2 from the parts).
-    """
-    return Round(
-        Setup(settings, reserve=reserve, base=layout, game=game),
-        hands=hands,
-        yard=yard,
-        current=current,
-        drawn=drawn,
-        over=over,
-        went_out=went_out,
-        log=log,
-        size=layout.size,
-        ends=layout.ends[: settings.max_pip + 1],  # a round keeps only its set's values (less to copy per play)
-        ends_mask=layout.ends_mask,
-        pending=layout.pending,
-        pending_value=layout.pending_value,
-        missing=layout.missing,
-    )

@@ -20,10 +20,10 @@ from itertools import accumulate
 from typing import Final, TypeAlias, TypeVar
 
 from ._codes import DRAW, HALVES, HIGH, LOW, MAX_PIP, NONE, PASS, VALUES_MASK
-from ._dealing import shuffle
+from ._dealing import round_on, shuffle
 from ._errors import InvalidRecordError
 from ._layout import Layout
-from ._round import BOARD_ONLY, Round, round_on
+from ._round import BOARD_ONLY, Round
 
 __all__ = [
     "History",

@@ -22,12 +22,12 @@ import attrs
 from . import _display
 from ._board import TILES, Board, board_of
 from ._codes import DRAW, HIGH, MAX_PIP, NONE, PASS, PublicMoves, play
-from ._dealing import Game
+from ._dealing import Game, round_on
 from ._errors import InvalidPositionError
 from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Pass, Play
 from ._outcome import Outcome, Termination
 from ._plans import deal_for, settings_for, winners_by_scores
-from ._round import Log, Round, nothing_to_do, round_on
+from ._round import Log, Round, nothing_to_do
 from ._rules import MAX_OPTION, MAX_PLAYERS, Rules, check_seed
 from ._status import Problem, problems
 from ._tiles import Tile
