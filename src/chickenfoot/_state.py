@@ -21,14 +21,15 @@ import attrs
 
 from . import _display
 from ._board import TILES, Board, board_of
-from ._codes import DRAW, HIGH, MAX_PIP, NONE, PASS, PublicMoves, play
-from ._dealing import Game, round_on
+from ._codes import HIGH, MAX_PIP, NONE, PublicMoves
+from ._dealing import Game
 from ._errors import InvalidPositionError
-from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Pass, Play
+from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Move, Play
 from ._outcome import Outcome, Termination
-from ._plans import deal_for, settings_for, winners_by_scores
-from ._round import Log, Round, nothing_to_do
-from ._rules import MAX_OPTION, MAX_PLAYERS, Rules, check_seed
+from ._parts import core_round, move_code as move_code, seat_of
+from ._plans import deal_for, winners_by_scores
+from ._round import Round
+from ._rules import Rules, check_seed
 from ._status import Problem, problems
 from ._tiles import Tile
 
@@ -50,13 +51,6 @@ def _play_of(code: int) -> Move:
 
 MOVES = PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
 """The public move of each core move code."""
-
-
-def move_code(move: Move) -> int:
-    """Gets the core code of a public move."""
-    if type(move) is Play:
-        return play(move.tile.index, move.onto)
-    return DRAW if type(move) is Draw else PASS
 
 
 def _tiles(indexes: tuple[int, ...]) -> tuple[Tile, ...]:
@@ -229,7 +223,7 @@ class RoundState(_RoundFields):
         twice or missing, a seat that does not exist, a drawn tile not held), and
         :class:`TypeError` for a part of the wrong type.
         """
-        _set_round(self, _core_round(rules, hands, yard, board, current_player, drawn, reserve, history))
+        _set_round(self, core_round(rules, hands, yard, board, current_player, drawn, reserve, history))
 
     @property
     def is_over(self) -> bool:
@@ -309,113 +303,6 @@ class RoundState(_RoundFields):
         return _display.svg(self)
 
 
-def _tuple_of_tiles(tiles: object, what: str) -> tuple[Tile, ...]:
-    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
-        raise TypeError(f"{what} is a sequence of chickenfoot.Tile, got {tiles!r:.40}")
-    listed = tuple(tiles)
-    for tile in listed:
-        if type(tile) is not Tile:
-            raise TypeError(f"{what} holds chickenfoot.Tile objects, got {tile!r:.40}")
-    return listed
-
-
-def _seat(value: object, what: str, players: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} is a seat (an int), got {value!r:.40}")
-    if not 0 <= value < players:
-        raise InvalidPositionError(f"{what} must be a seat from 0 to {players - 1}, got {value}")
-    return int(value)
-
-
-def _core_round(
-    rules: Rules,
-    hands: object,
-    yard: object,
-    board: Board,
-    current_player: object,
-    drawn: object,
-    reserve: object,
-    history: object,
-) -> Round:
-    """Checks the parts of a round form a well-formed position (see :class:`RoundState`) and gets its core round."""
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
-        raise TypeError(f"hands is a sequence of hands, one per seat; got {hands!r:.40}")
-    held = tuple(_tuple_of_tiles(hand, f"hand {seat}") for seat, hand in enumerate(hands))
-    players = len(held)
-    if not 2 <= players <= MAX_PLAYERS:
-        raise InvalidPositionError(f"a round has a hand per player, 2 to {MAX_PLAYERS}; got {players}")
-    pile = _tuple_of_tiles(yard, "the yard")
-    if type(board) is not Board:
-        raise TypeError(f"board is a chickenfoot.Board, got {board!r:.40}")
-    # SET-1: every tile of the set exactly once.
-    seen: dict[Tile, str] = {}
-    places = [(f"player {seat}'s hand", hand) for seat, hand in enumerate(held)]
-    places += [("the yard", pile), ("the board", tuple(node.tile for node in board.nodes))]
-    for where, tiles in places:
-        for tile in tiles:
-            if tile.high > rules.max_pip:
-                raise InvalidPositionError(f"{tile} in {where} is not in the double-{rules.max_pip} set")
-            if tile in seen:
-                raise InvalidPositionError(f"{tile} is in {seen[tile]} and in {where}: each tile is in one place")
-            seen[tile] = where
-    if len(seen) != rules.set_size:
-        missing = ", ".join(str(tile) for tile in TILES[: rules.set_size] if tile not in seen)
-        raise InvalidPositionError(f"tiles missing from the hands, yard and board: {missing}")
-    current = _seat(current_player, "the player to move", players)
-    if drawn is not None:
-        if type(drawn) is not Tile:
-            raise TypeError(f"drawn is a chickenfoot.Tile or None, got {drawn!r:.40}")
-        if drawn not in held[current]:
-            raise InvalidPositionError(f"the drawn tile {drawn} is not in the hand of player {current}, who is to move")
-    if reserve is None:
-        reserve = rules.reserve_for(players)
-    elif isinstance(reserve, bool) or not isinstance(reserve, int):
-        raise TypeError(f"reserve is an int, got {reserve!r:.40}")
-    elif not 0 <= reserve <= MAX_OPTION:
-        raise InvalidPositionError(f"the reserve is a whole number from 0 to {MAX_OPTION:,}, got {reserve}")
-    log = _log_of(history, players, len(board))
-    settings = settings_for(rules)
-    hands = tuple(tuple([tile.index for tile in hand]) for hand in held)
-    yard = tuple([tile.index for tile in pile])
-    # END-1, END-2: the position says whether the round is over. Whoever holds nothing went out
-    # (the player to move, if several hold nothing: a position status() finds unreachable).
-    empty = [seat for seat, hand in enumerate(held) if not hand]
-    went_out = (current if current in empty else empty[0]) if empty else NONE
-    return round_on(
-        settings,
-        board._layout,
-        hands=hands,
-        yard=yard,
-        current=current,
-        reserve=int(reserve),
-        drawn=NONE if drawn is None else drawn.index,
-        over=bool(empty) or nothing_to_do(settings, hands, yard, int(reserve), board._layout),
-        went_out=went_out,
-        log=log,
-    )
-
-
-def _log_of(history: object, players: int, nodes: int) -> Log:
-    """Checks a history's entries are moves by seats, plays onto the board's nodes, and gets it as the core keeps it."""
-    if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
-        raise TypeError(f"history is a sequence of (player, move) pairs, got {history!r:.40}")
-    log: Log = None
-    for number, turn in enumerate(history, start=1):
-        if type(turn) is not tuple or len(turn) != 2:
-            raise TypeError(f"history entry {number} is a (player, move) pair, got {turn!r:.40}")
-        player, move = turn
-        seat = _seat(player, f"the player of history entry {number}", players)
-        kind = type(move)
-        if kind is not Play and kind is not Draw and kind is not Pass:
-            raise TypeError(f"history entry {number}'s move is a Play, Draw or Pass, got {move!r:.40}")
-        if type(move) is Play and not 0 <= move.onto < nodes:
-            raise InvalidPositionError(f"history entry {number} ({move}) names a node the board does not have")
-        log = (seat, move_code(move), NONE, log)  # the board was built already: no node to rebuild
-    return log
-
-
 # -- a finished round -------------------------------------------------------------------------
 
 
@@ -438,7 +325,7 @@ def _check_result(result: RoundResult, attribute: attrs.Attribute[Any], outcome:
     if len(result.scores) != result.final.players:
         raise InvalidPositionError(f"{len(result.scores)} scores for the {result.final.players} players of the round")
     if result.went_out is not None:
-        _seat(result.went_out, "the player who went out", result.final.players)
+        seat_of(result.went_out, "the player who went out", result.final.players)
     if outcome.termination is Termination.LAST_ROUND or outcome.winner != result.went_out:
         raise InvalidPositionError(f"a round that ended {outcome} cannot have went_out={result.went_out}")
 
