@@ -48,6 +48,15 @@ Slots: TypeAlias = list[list[list[int]]]
 
 Sample = TypeVar("Sample")
 
+ANY_VALUE: Final = -1
+"""A value mask with every bit set: a draw whose tile the history does not constrain (``Seat.must_fit``)."""
+
+ANY_TILE: Final = -1
+"""A tile set with every bit set: any tile (what :func:`carrying` gives for :data:`ANY_VALUE`)."""
+
+UNPLACED: Final = -1
+"""The place a tile comes from in :class:`TileMatching` before it has one."""
+
 CARRYING: Final[list[int]] = [
     sum(1 << tile for tile in range(len(VALUES_MASK)) if VALUES_MASK[tile] >> value & 1) for value in range(MAX_PIP + 1)
 ]
@@ -75,7 +84,7 @@ class Seat:
         """Tells whether slot ``index`` may hold ``tile``, as far as that slot alone says."""
         if index == 0 and self.undealt >> tile & 1:
             return False
-        return VALUES_MASK[tile] & self.must_fit.get(self.slot_times[index], -1) != 0
+        return VALUES_MASK[tile] & self.must_fit.get(self.slot_times[index], ANY_VALUE) != 0
 
     def first_slot_from(self, moment: int) -> int:
         """Gets the index of the first slot acquired at ``moment`` or later (the number of slots if none).
@@ -224,9 +233,9 @@ def windows(seats: list[Seat], viewer: int, hand: list[int], unseen: list[int], 
 
 
 def carrying(values: int) -> int:
-    """Gets the tiles carrying one of ``values`` (a bit per pip value), any tile if ``values`` is -1."""
-    if values == -1:
-        return -1
+    """Gets the tiles carrying one of ``values`` (a bit per pip value): :data:`ANY_TILE` for :data:`ANY_VALUE`."""
+    if values == ANY_VALUE:
+        return ANY_TILE
     tiles = 0
     for value in range(len(CARRYING)):
         if values >> value & 1:
@@ -280,7 +289,7 @@ def exact_sample(
     the other hands' room and the yard, and each seat's tiles shuffled over its slots. A proposal
     is kept only if it fits the history and ``replay`` accepts it (gets a sample, not ``None``),
     so what is kept is uniform over the consistent pasts, exactly the target (rejection
-    sampling). The viewer's own tiles (``hand``, ``drawn`` the one drawn this turn or -1) are the
+    sampling). The viewer's own tiles (``hand``, ``drawn`` the one drawn this turn or :data:`NONE`) are the
     same in every past, so their arrangement is drawn by its own rejection loop, which leaves the
     result exact.
     """
@@ -290,30 +299,8 @@ def exact_sample(
     room = [sum(player.slot_caps) - len(tiles) for player, tiles in zip(seats, known, strict=True)]
     if room[viewer] != 0 or any(left < 0 for left in room):
         return None
-    # What each position of a seat's arrangement (its slots in order, by capacity) may hold.
-    fitting: list[list[int]] = []
-    for seat, (player, window) in enumerate(zip(seats, found, strict=True)):
-        by_slot = [
-            tiles & carrying(player.must_fit.get(time, -1))  # as Seat.allows reads it
-            for tiles, time in zip(window, player.slot_times, strict=True)
-        ]
-        by_slot[0] &= ~player.undealt
-        if seat == viewer and drawn >= 0:
-            by_slot[-1] &= 1 << drawn  # the viewer's drawn tile came with their last draw
-        fitting.append([tiles for tiles, cap in zip(by_slot, player.slot_caps, strict=True) for _ in range(cap)])
-    # Where each unseen tile may go, checked as the proposal is drawn (an early no): a seat with
-    # one slot takes what that slot may hold, a seat with draws any tile some slot of it may hold.
-    shares: list[int] = []
-    for seat, player in enumerate(seats):
-        if room[seat]:
-            share = 0
-            if len(player.slot_caps) == 1:
-                share = fitting[seat][0]
-            else:
-                for slot_tiles in found[seat]:
-                    share |= slot_tiles
-            shares += [share] * room[seat]
-
+    fitting = _fitting(seats, found, viewer, drawn)
+    shares = _shares(seats, found, fitting, room)
     uniform = rng.random
     pool = list(unseen)
     hidden = sum(room)
@@ -328,24 +315,71 @@ def exact_sample(
         slots: Slots = []
         while own is not None and len(slots) < len(seats) and budget > 0:
             budget -= 1
-            if not shuffle_fitting(pool, shares, uniform):
-                continue
-            start = 0
-            for seat, player in enumerate(seats):
-                if seat == viewer:
-                    slots.append(own)
-                    continue
-                tiles = known[seat] + pool[start : start + room[seat]]
-                start += room[seat]
-                if not shuffle_fitting(tiles, fitting[seat], uniform):
-                    slots = []
-                    break
-                slots.append(cut(tiles, player.slot_caps))
+            if shuffle_fitting(pool, shares, uniform):
+                slots = _deal_pool(seats, viewer, own, known, pool, room, fitting, uniform)
         if len(slots) == len(seats):
             sample = replay(slots, pool[hidden:])
             if sample is not None:
                 return sample
     return None
+
+
+def _fitting(seats: list[Seat], found: list[list[int]], viewer: int, drawn: int) -> list[list[int]]:
+    """Gets what each position of each seat's arrangement (its slots in order, by capacity) may hold."""
+    fitting: list[list[int]] = []
+    for seat, (player, window) in enumerate(zip(seats, found, strict=True)):
+        by_slot = [
+            tiles & carrying(player.must_fit.get(time, ANY_VALUE))  # as Seat.allows reads it
+            for tiles, time in zip(window, player.slot_times, strict=True)
+        ]
+        by_slot[0] &= ~player.undealt
+        if seat == viewer and drawn != NONE:
+            by_slot[-1] &= 1 << drawn  # the viewer's drawn tile came with their last draw
+        fitting.append([tiles for tiles, cap in zip(by_slot, player.slot_caps, strict=True) for _ in range(cap)])
+    return fitting
+
+
+def _shares(seats: list[Seat], found: list[list[int]], fitting: list[list[int]], room: list[int]) -> list[int]:
+    """Gets where each unseen tile may go, checked as a proposal is drawn (an early no).
+
+    A seat with one slot takes what that slot may hold, a seat with draws any tile some slot of it may hold.
+    """
+    shares: list[int] = []
+    for seat, player in enumerate(seats):
+        if room[seat]:
+            share = 0
+            if len(player.slot_caps) == 1:
+                share = fitting[seat][0]
+            else:
+                for slot_tiles in found[seat]:
+                    share |= slot_tiles
+            shares += [share] * room[seat]
+    return shares
+
+
+def _deal_pool(
+    seats: list[Seat],
+    viewer: int,
+    own: list[list[int]],
+    known: list[list[int]],
+    pool: list[int],
+    room: list[int],
+    fitting: list[list[int]],
+    uniform: Callable[[], float],
+) -> Slots:
+    """Deals the shuffled pool into the other seats' room and arranges each seat's tiles; empty if one does not fit."""
+    slots: Slots = []
+    start = 0
+    for seat, player in enumerate(seats):
+        if seat == viewer:
+            slots.append(own)
+            continue
+        tiles = known[seat] + pool[start : start + room[seat]]
+        start += room[seat]
+        if not shuffle_fitting(tiles, fitting[seat], uniform):
+            return []
+        slots.append(cut(tiles, player.slot_caps))
+    return slots
 
 
 def place_played(player: Seat, seat: int) -> list[list[int]]:
@@ -393,8 +427,14 @@ def choose(choices: list[int], weights: list[int], rng: random.Random) -> int:
     return choices[bisect_right(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(cumulative) - 1)]
 
 
-class Placement:
-    """Tiles in places with fixed room, kept complete while tiles are fixed one by one."""
+class TileMatching:
+    """Matches the unseen tiles to places with fixed room, and keeps the matching complete as tiles are fixed.
+
+    A bipartite b-matching (each tile to one place it is allowed, each place up to its room),
+    made complete by augmenting paths (:meth:`_augment`: a breadth-first search that moves
+    placed tiles along to free a place) and kept complete as tiles are fixed by rerouting
+    (:meth:`_reroute`). The weighted placement fixes tiles one by one in places drawn by room.
+    """
 
     def __init__(self, allowed: dict[int, list[int]], room: list[int]) -> None:
         self.allowed = allowed
@@ -412,7 +452,7 @@ class Placement:
     def _augment(self, tile: int) -> bool:
         """Places an unplaced tile, moving others along an alternating path if needed."""
         parent: dict[int, tuple[int, int]] = {}  # place -> (previous place, tile moved into it)
-        frontier: list[tuple[int, int]] = [(-1, tile)]
+        frontier: list[tuple[int, int]] = [(UNPLACED, tile)]
         seen: set[int] = set()
         while frontier:
             next_frontier: list[tuple[int, int]] = []
@@ -423,7 +463,7 @@ class Placement:
                     seen.add(place)
                     parent[place] = (origin, mover)
                     if len(self.members[place]) < self.room[place]:
-                        self._shift(parent, place, -1)
+                        self._shift(parent, place, UNPLACED)
                         return True
                     next_frontier.extend((place, other) for other in self.members[place] if other not in self.fixed)
             frontier = next_frontier
@@ -433,7 +473,7 @@ class Placement:
         """Moves each tile on the path ending at ``place`` one step along, back to ``stop``."""
         while place != stop:
             origin, mover = parent[place]
-            if origin >= 0:
+            if origin != UNPLACED:
                 self.members[origin].discard(mover)
             self.members[place].add(mover)
             self.at[mover] = place
@@ -511,13 +551,13 @@ def weighted_sample(
     allowed: dict[int, list[int]] = {}
     own = set(hand)
     # The viewer's own drawn tile sits in their last slot, and nothing else does.
-    drawn_place = places.index((viewer, len(seats[viewer].slot_times) - 1)) if drawn >= 0 else -1
+    drawn_place = places.index((viewer, len(seats[viewer].slot_times) - 1)) if drawn != NONE else NONE
     for tile in hand + unseen:
         options: list[int] = []
         for place, (seat, index) in enumerate(places):
             if (seat == viewer) != (tile in own):
                 continue
-            if drawn_place >= 0 and (place == drawn_place) != (tile == drawn):
+            if drawn_place != NONE and (place == drawn_place) != (tile == drawn):
                 continue
             player = seats[seat]
             if not player.allows(index, tile):
@@ -527,7 +567,7 @@ def weighted_sample(
         if tile not in own:
             options.append(yard_place)
         allowed[tile] = options
-    placement = Placement(allowed, room)
+    placement = TileMatching(allowed, room)  # complete, or InvalidRecordError: no past fits the view
     order = list(unseen)
     shuffle(rng, order)
     for tile in order:
