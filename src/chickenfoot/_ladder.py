@@ -321,14 +321,7 @@ def ladder(
     rules = Rules.trains() if rules is None else rules
     entries = tuple(bots)
     names = _checked_names(entries, deals, rules, players, seating, workers, backend)
-    header = {
-        "chickenfoot-ladder": _FORMAT,
-        "rules": attrs.asdict(rules),
-        "players": players,
-        "bots": list(names),
-        "seed": seed,
-        "seating": seating,
-    }
+    header = _log_header(rules, players, names, seed, seating)
     path = None if log is None else Path(log)
     done = {} if path is None else _read_log(path, header)
     schedule = list(_schedule(len(entries), players, seed, seating, deals))
@@ -352,6 +345,18 @@ def ladder(
         seating=seating,
         games=games,
     )
+
+
+def _log_header(rules: Rules, players: int, names: tuple[str, ...], seed: int, seating: Seating) -> dict[str, Any]:
+    """Gets the first line of a ladder's log: what its games depend on, so a resumed ladder matches it."""
+    return {
+        "chickenfoot-ladder": _FORMAT,
+        "rules": attrs.asdict(rules),
+        "players": players,
+        "bots": list(names),
+        "seed": seed,
+        "seating": seating,
+    }
 
 
 def _checked_names(

@@ -107,15 +107,8 @@ def render_svg(
     """
     view = state if isinstance(state, PlayerView) else None
     board = _board_of(state, "render_svg")
-    for name, text in (("title", title), ("caption", caption)):
-        if text is not None and not isinstance(text, str):
-            raise TypeError(f"render_svg() takes a str {name} or None, got {type(text).__name__}")
-    if numbers is None:
-        numbers = view is not None
-    elif not isinstance(numbers, bool):
-        raise TypeError(f"render_svg() takes numbers=True, False or None, got {type(numbers).__name__}")
     placed = layout(board)
-    badges = labels(placed) if numbers else ()
+    badges = labels(placed) if _numbers_shown(title, caption, numbers, view) else ()
     marks = _marks(state, board, view)
     points = [corner for p in placed for corner in _corners(p)]
     points += [(b.x + sx * b.width / 2, b.y + sy * b.height / 2) for b in badges for sx in (-1, 1) for sy in (-1, 1)]
@@ -123,14 +116,7 @@ def render_svg(
     top = min(y for _, y in points) - _UNIT - (_UNIT if title else 0)
     right = max(x for x, _ in points) + _UNIT
     bottom = max(y for _, y in points) + _UNIT
-    tiles: list[str] = []
-    for p in placed:
-        node = board.nodes[p.node]
-        # The half matched against the parent is drawn nearer it; a double shows its value twice.
-        far = node.exposed
-        near = far if node.tile.is_double else node.tile.other(far)
-        tooltip = f"#{p.node} {node.tile}{' (pending)' if board.pending == p.node else ''}"
-        tiles += _tile(p, near, far, tooltip, ["cf-tile", *marks.get(p.node, ())], f'data-node="{p.node}"')
+    tiles = [line for p in placed for line in _layout_tile(p, board, marks)]
     tiles += [_badge(badge, marks.get(badge.node, ())) for badge in badges]
     texts: list[tuple[float, str, float]] = []  # baseline, text, font size
     if title:
@@ -146,6 +132,27 @@ def render_svg(
     # Room for the text lines too (sans-serif averages well under 0.6 em a character).
     right = max([right, *(left + _UNIT / 2 + len(text) * font * 0.6 + _UNIT / 2 for _, text, font in texts)])
     return _document(left, top, right - left, bottom - top, texts, [*_connectors(placed), *tiles])
+
+
+def _numbers_shown(title: object, caption: object, numbers: object, view: PlayerView | None) -> bool:
+    """Checks render_svg's text options, and tells whether it writes the node numbers (a view's default)."""
+    for name, text in (("title", title), ("caption", caption)):
+        if text is not None and not isinstance(text, str):
+            raise TypeError(f"render_svg() takes a str {name} or None, got {type(text).__name__}")
+    if numbers is None:
+        return view is not None
+    if not isinstance(numbers, bool):
+        raise TypeError(f"render_svg() takes numbers=True, False or None, got {type(numbers).__name__}")
+    return numbers
+
+
+def _layout_tile(p: Placement, board: Board, marks: dict[int, list[str]]) -> list[str]:
+    """Draws the layout's tile at node ``p.node``: the half matched against the parent nearer it."""
+    node = board.nodes[p.node]
+    far = node.exposed
+    near = far if node.tile.is_double else node.tile.other(far)  # a double shows its value twice
+    tooltip = f"#{p.node} {node.tile}{' (pending)' if board.pending == p.node else ''}"
+    return _tile(p, near, far, tooltip, ["cf-tile", *marks.get(p.node, ())], f'data-node="{p.node}"')
 
 
 def _marks(

@@ -10,6 +10,7 @@ from pathlib import Path
 import attrs
 import click
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -17,6 +18,7 @@ from .. import __version__
 from .._engine import new_game
 from .._errors import BotSpecError, InvalidRecordError, RulesError
 from .._moves import Move
+from .._ray import _ray
 from .._records import GameRecord
 from .._rules import PRESETS, Rules
 from .._state import GameState
@@ -45,6 +47,38 @@ def _check_players(rules: Rules, players: int) -> None:
         rules.check_players(players)
     except RulesError as error:
         raise click.BadParameter(str(error), param_hint="'--players'") from None
+
+
+def _check_backend(backend: str, address: str | None) -> None:
+    """Refuses ``--address`` without ``--backend ray``, and Ray where it is not installed, before any output."""
+    if address is not None and backend != "ray":
+        raise click.BadParameter("--address is for --backend ray", param_hint="'--address'")
+    if backend == "ray":
+        try:  # a missing backend is a usage problem, not a failed run
+            _ray()
+        except ImportError as error:
+            raise click.ClickException(str(error)) from None
+
+
+def _games_progress() -> tuple[Progress, Callable[[int, int], None]]:
+    """Gets a progress bar of games, and the callback that moves it, ``advance(done, total)``.
+
+    Progress is for a person watching: on stderr, and only when that is a terminal, so
+    ``tournament > results.txt`` (or a pipe) holds the results alone. The bar starts with the
+    first finished game, so a backend that fails to start (no Ray, a bad ``--address``) prints
+    its error alone, not under a progress bar.
+    """
+    console = _console(stderr=True)
+    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"))
+    progress = Progress(*columns, TimeRemainingColumn(), console=console, disable=not console.is_terminal)
+    task = progress.add_task("games", total=None)
+
+    def advance(done: int, total: int) -> None:
+        if not progress.live.is_started:
+            progress.start()
+        progress.update(task, completed=done, total=total)
+
+    return progress, advance
 
 
 @click.group(context_settings=CONTEXT)

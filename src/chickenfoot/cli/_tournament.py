@@ -13,16 +13,14 @@ import attrs
 import click
 from rich.console import Console
 from rich.padding import Padding
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from .._errors import BotError
-from .._ray import _ray
 from .._records import GameRecord, replay as replay_record
 from ..bots import ProcessBot
 from ..tournament import Standing, TournamentResult, run_tournament, wilson
-from ._app import CONTEXT, _check_players, _console, _write, app
+from ._app import CONTEXT, _check_backend, _check_players, _console, _games_progress, _write, app
 from ._options import bots_option, build_rules, parse_bots, rules_options
 from ._records import save_record
 
@@ -218,14 +216,8 @@ def tournament(
     if len(lineup) < 2:
         raise click.BadParameter("a tournament needs two or more bots, one per player", param_hint="'--bots'")
     _check_players(rules, len(lineup))
-    if address is not None and backend != "ray":
-        raise click.BadParameter("--address is for --backend ray", param_hint="'--address'")
+    _check_backend(backend, address)
     console = _console(stderr=json_path == "-" or csv_path == "-")
-    if backend == "ray":
-        try:  # before any output: a missing backend is a usage problem, not a failed run
-            _ray()
-        except ImportError as error:
-            raise click.ClickException(str(error)) from None
     if bot_log is not None:
         try:
             bot_log.open("a", encoding="utf-8").close()
@@ -240,27 +232,7 @@ def tournament(
         else name
         for name in lineup
     ]
-    columns = (
-        TextColumn("games"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("left"),
-        TimeRemainingColumn(),
-    )
-    # Progress is for a person watching: on stderr, and only when that is a terminal, so
-    # `tournament > results.txt` (or a pipe) holds the results alone.
-    progress_console = _console(stderr=True)
-    progress = Progress(*columns, console=progress_console, transient=False, disable=not progress_console.is_terminal)
-    task = progress.add_task("games", total=games)
-
-    def advance(done: int, total: int) -> None:
-        # The bar starts with the first finished game, so a backend that fails to start (no Ray,
-        # a bad --address) prints its error alone, not under a progress bar.
-        if not progress.live.is_started:
-            progress.start()
-        progress.update(task, completed=done)
-
+    progress, advance = _games_progress()
     try:
         result = run_tournament(
             entrants,
@@ -277,6 +249,13 @@ def tournament(
         raise click.ClickException(str(error)) from None
     finally:
         progress.stop()
+    _report(result, console, json_path, csv_path, save_dir)
+
+
+def _report(
+    result: TournamentResult, console: Console, json_path: str | None, csv_path: str | None, save_dir: Path | None
+) -> None:
+    """Prints the standings (with a legend and the programs' faults) and writes the files asked for."""
     names = _shown_names(result.standings)
     console.print(_standings_table(result, names))
     legend = _legend(result, names)
