@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from ._board import Board
+from ._board import Board, Node
 from ._moves import NodeIndex
 from ._state import GameState, RoundState
 from ._views import PlayerView
@@ -82,43 +82,13 @@ def layout(board: Board | GameState | RoundState | PlayerView) -> tuple[Placemen
         children.setdefault(node.parent, []).append(index)
 
     gaps: dict[int, float] = {}  # by the first node of each line moved out
-
-    def line(index: int) -> list[_Tile]:
-        """Lays the line starting with node ``index``, and all beyond it, from (0, 0) heading along +x."""
-        tiles: list[_Tile] = []
-        t = 0.0  # distance from the start to the next tile's near edge
-        while not nodes[index].tile.is_double:
-            tiles.append((index, t + _WIDTH, 0.0, 0.0))
-            t += _LENGTH + _GAP
-            following = children.get(index)
-            if not following:
-                return tiles
-            index = following[0]  # PLAY-2: a non-double takes one tile
-        centre = t + _WIDTH / 2
-        tiles.append((index, centre, 0.0, 90.0))  # FOOT-1: the double lies across its line
-        group = _Group(tiles)
-        for toe, child in enumerate(children.get(index, [])):
-            side = (0, -1, 1)[toe % 3]  # straight on, then one to each side
-            turns = _MIDDLE_TURNS if side == 0 else tuple(side * turn for turn in _SIDE_TURNS)
-            gaps[child] = group.attach(line(child), [_toe_start(centre, turn, side) for turn in turns])
-        return group.tiles
-
     center = _Group([(0, 0.0, 0.0, 90.0)])  # the center stands crosswise too
     arms = children.get(0, [])
     slots = max(len(arms) + (board.missing if board.pending == 0 else 0), 1)
-    share = 360.0 / slots
-    laid = {arm: line(child) for arm, child in enumerate(arms)}
+    laid = {arm: _line(child, nodes, children, gaps) for arm, child in enumerate(arms)}
     # The biggest arms first, so the small ones, which are easier to swing clear, give way.
     for arm in sorted(laid, key=lambda arm: -len(laid[arm])):
-        starts = []
-        for turn in _ARM_TURNS:  # evenly spaced; else swung a little within its share of the circle
-            heading = -90.0 + share * (arm + turn)
-            # Start just beyond the center tile (its long axis vertical), and clear of the neighbouring arms.
-            radius = _WIDTH / 2 * abs(_cos(heading)) + _WIDTH * abs(_sin(heading)) + _GAP
-            if slots > 2:
-                radius = max(radius, (_WIDTH / 2 + _GAP) / math.tan(math.pi / slots))
-            starts.append((radius * _cos(heading), radius * _sin(heading), heading))
-        gaps[arms[arm]] = center.attach(laid[arm], starts)
+        gaps[arms[arm]] = center.attach(laid[arm], _arm_starts(arm, slots))
     placed = sorted(center.tiles)
     return tuple(Placement(index, x, y, angle, gap=gaps.get(index, 0.0)) for index, x, y, angle in placed)
 
@@ -131,6 +101,46 @@ _MIDDLE_TURNS = (0.0, -10.0, 10.0, -20.0, 20.0)
 _ARM_TURNS = (0.0, -0.125, 0.125, -0.25, 0.25, -0.375, 0.375)
 _MARGIN = 1.0  # tiles of different lines keep twice this apart (less than _GAP: neighbours may be _GAP apart)
 _CELL = 2.5 * _UNIT  # grid cell for finding nearby tiles: more than two tiles' reach with margins
+
+
+def _line(index: int, nodes: Sequence[Node], children: dict[int, list[int]], gaps: dict[int, float]) -> list[_Tile]:
+    """Lays the line starting with node ``index``, and all beyond it, from (0, 0) heading along +x.
+
+    Records in ``gaps`` how far each toe's line was moved out to keep it clear.
+    """
+    tiles: list[_Tile] = []
+    t = 0.0  # distance from the start to the next tile's near edge
+    while not nodes[index].tile.is_double:
+        tiles.append((index, t + _WIDTH, 0.0, 0.0))
+        t += _LENGTH + _GAP
+        following = children.get(index)
+        if not following:
+            return tiles
+        index = following[0]  # PLAY-2: a non-double takes one tile
+    centre = t + _WIDTH / 2
+    tiles.append((index, centre, 0.0, 90.0))  # FOOT-1: the double lies across its line
+    group = _Group(tiles)
+    for toe, child in enumerate(children.get(index, [])):
+        side = (0, -1, 1)[toe % 3]  # straight on, then one to each side
+        turns = _MIDDLE_TURNS if side == 0 else tuple(side * turn for turn in _SIDE_TURNS)
+        gaps[child] = group.attach(
+            _line(child, nodes, children, gaps), [_toe_start(centre, turn, side) for turn in turns]
+        )
+    return group.tiles
+
+
+def _arm_starts(arm: int, slots: int) -> list[tuple[float, float, float]]:
+    """Gets where arm number ``arm`` of ``slots`` may start: evenly spaced, else swung a little within its share."""
+    share = 360.0 / slots
+    starts = []
+    for turn in _ARM_TURNS:
+        heading = -90.0 + share * (arm + turn)
+        # Start just beyond the center tile (its long axis vertical), and clear of the neighbouring arms.
+        radius = _WIDTH / 2 * abs(_cos(heading)) + _WIDTH * abs(_sin(heading)) + _GAP
+        if slots > 2:
+            radius = max(radius, (_WIDTH / 2 + _GAP) / math.tan(math.pi / slots))
+        starts.append((radius * _cos(heading), radius * _sin(heading), heading))
+    return starts
 
 
 def _toe_start(centre: float, turn: float, side: int) -> tuple[float, float, float]:
