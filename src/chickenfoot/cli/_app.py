@@ -318,13 +318,7 @@ def replay(file: Path, by: str, pause: bool) -> None:
     first = states[0]
     names = list(record.names) or ["?"] * first.players
     console.rule(Text(f"{file.name}: {first.players} players, seed {first.seed}, {plural(len(states) - 1, 'move')}"))
-    seated = [f"P{seat} {name}" + ("," if seat < len(names) - 1 else "") for seat, name in enumerate(names)]
-    headers = fit("players: ", seated, console.width, separator=" ") if record.names else []
-    headers += [f"{key}: {value}" for key, value in (("event", record.event), ("date", record.date)) if value]
-    if record.result is not None:
-        headers.append(f"result: {record.result}")
-    headers += [f"{tag}: {value}" for tag, value in record.tags.items()]
-    for line in headers:
+    for line in _record_headers(record, names, console.width):
         console.print(line, markup=False)
     rounds = first.rules.rounds
 
@@ -374,6 +368,17 @@ def replay(file: Path, by: str, pause: bool) -> None:
             _round_notes(record, turns, last.round_index, names, note)
     if last.results:
         console.print(score_table(last, names, console.width))
+
+
+def _record_headers(record: GameRecord, names: list[str], width: int) -> list[str]:
+    """Writes a record's headers as ``replay`` shows them: the players, event, date, result and tags."""
+    seated = [f"P{seat} {name}" + ("," if seat < len(names) - 1 else "") for seat, name in enumerate(names)]
+    headers = fit("players: ", seated, width, separator=" ") if record.names else []
+    headers += [f"{key}: {value}" for key, value in (("event", record.event), ("date", record.date)) if value]
+    if record.result is not None:
+        headers.append(f"result: {record.result}")
+    headers += [f"{tag}: {value}" for tag, value in record.tags.items()]
+    return headers
 
 
 def _round_notes(
