@@ -65,7 +65,7 @@ from __future__ import annotations
 import random
 
 from ._board import Board, board_of
-from ._codes import DRAW, NONE, PASS, replaced, tile_index
+from ._codes import DRAW, NONE, PASS, is_play, replaced, tile_index
 from ._dealing import round_on
 from ._errors import InvalidRecordError
 from ._layout import start_layout
@@ -199,7 +199,7 @@ def _read_history(view: PlayerView) -> History:
     rules, board = view.rules, view.board
     # The board before the history: the center, or the nodes of a position set up by hand, which
     # no move of the history placed (the history's plays are the board's last nodes).
-    set_up = len(board) - sum(1 for code in codes if code & 255 < PASS)
+    set_up = len(board) - sum(1 for code in codes if is_play(code))
     if set_up < 1:
         raise InvalidRecordError("the view's history has more plays than its board has nodes")
     layout = start_layout(board.center.index, board.arms)

@@ -18,7 +18,7 @@ from typing import TypeAlias
 
 import attrs
 
-from ._codes import NONE
+from ._codes import NONE, code_onto
 from ._dealing import round_on, shuffle
 from ._determinize import determinize
 from ._moves import Move
@@ -368,5 +368,5 @@ def _line(node: Node | None, code: int) -> tuple[Move, ...]:
         if node.visits < 2:
             break
         codes.append(code)
-    table = MOVES.onto_nodes(max(code >> 8 for code in codes) + 1)
+    table = MOVES.onto_nodes(max(code_onto(code) for code in codes) + 1)
     return tuple(table[code] for code in codes)

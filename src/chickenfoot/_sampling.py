@@ -19,7 +19,7 @@ from collections.abc import Callable
 from itertools import accumulate
 from typing import Final, TypeAlias, TypeVar
 
-from ._codes import DRAW, HALVES, HIGH, LOW, MAX_PIP, NONE, PASS, VALUES_MASK
+from ._codes import DRAW, HALVES, HIGH, LOW, MAX_PIP, NONE, PASS, VALUES_MASK, code_onto, code_tile, is_play
 from ._dealing import round_on, shuffle
 from ._errors import InvalidRecordError
 from ._layout import Layout
@@ -151,7 +151,7 @@ def read_history(
     """
     seats = [Seat() for _ in range(players)]
     history = History(codes, movers, seats, {}, layout)
-    plays = tuple([code & 255 for code in codes if code & 255 < PASS])
+    plays = tuple([code_tile(code) for code in codes if is_play(code)])
     board = round_on(BOARD_ONLY, layout, hands=(plays,), yard=(), current=0, reserve=0)
     open_seat, open_time = NONE, NONE  # the player and time of the last draw this turn
     draws_left = codes.count(DRAW)
@@ -175,7 +175,7 @@ def read_history(
                 player.must_fit[open_time] = mask
             open_seat, open_time = NONE, NONE
         else:
-            tile, onto = code & 255, code >> 8
+            tile, onto = code_tile(code), code_onto(code)
             high, low = HALVES[tile]
             if onto >= board.size or not (board.accepts(high, onto) or board.accepts(low, onto)):
                 history.unfit = time
@@ -188,13 +188,17 @@ def read_history(
             board = board.after(code)
             open_seat, open_time = NONE, NONE
     history.layout = board.layout()
-    # Draws played at once leave no slot: drop them, renumbering the rest.
+    _drop_identified(seats, history.identified)
+    return history
+
+
+def _drop_identified(seats: list[Seat], identified: dict[int, int]) -> None:
+    """Drops the slots of draws played at once (they hold a known tile), renumbering the rest."""
     for player in seats:
-        kept = [at for at, time in enumerate(player.slot_times) if time not in history.identified]
+        kept = [at for at, time in enumerate(player.slot_times) if time not in identified]
         player.slot_times = [player.slot_times[at] for at in kept]
         player.slot_caps = [player.slot_caps[at] for at in kept]
         player.slot_of_draw = {time: at for at, time in enumerate(player.slot_times) if time != BEFORE_ROUND}
-    return history
 
 
 def windows(seats: list[Seat], viewer: int, hand: list[int], unseen: list[int], max_pip: int) -> list[list[int]]:

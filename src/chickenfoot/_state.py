@@ -21,7 +21,7 @@ import attrs
 
 from . import _display
 from ._board import TILES, Board, board_of
-from ._codes import HIGH, MAX_PIP, NONE, PublicMoves
+from ._codes import HIGH, MAX_PIP, NONE, PublicMoves, code_onto, code_tile
 from ._dealing import Game
 from ._errors import InvalidPositionError
 from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Move, Play
@@ -46,7 +46,7 @@ Turn: TypeAlias = tuple[PlayerIndex, Move]
 
 
 def _play_of(code: int) -> Move:
-    return Play(TILES[code & 255], code >> 8)
+    return Play(TILES[code_tile(code)], code_onto(code))
 
 
 MOVES = PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
