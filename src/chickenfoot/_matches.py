@@ -30,14 +30,10 @@ from .bots import Bot, ProcessBot, _play, bot_name, check_spec, make_bot
 __all__ = ["Backend", "Entrant", "GameOutcome", "Progress", "play_game"]
 
 
+# Shown, with their docs, as chickenfoot.tournament's.
 Backend: TypeAlias = Literal["local", "ray"]
-"""Where games run: local processes, or a Ray cluster (the ``ray`` extra)."""
-
 Progress: TypeAlias = Callable[[int, int], None]
-"""Called as ``progress(done, total)`` after each finished game."""
-
 Entrant: TypeAlias = "str | Bot"
-"""A lineup entry: a bot name for :func:`~chickenfoot.bots.make_bot`, or a bot (any callable from a view to a move)."""
 
 _WINDOW = 4  # games queued per worker: enough to keep workers busy, few enough to start at once
 

@@ -24,16 +24,17 @@ import os
 import pickle
 import statistics
 from collections.abc import Sequence
+from typing import TypeAlias
 
 import attrs
 
 from . import supervisor
 from ._faults import BotReport
 from ._matches import (
-    Backend as Backend,
-    Entrant as Entrant,
+    Backend as _Backend,
+    Entrant as _Entrant,
     GameOutcome as GameOutcome,
-    Progress as Progress,
+    Progress as _Progress,
     _check_entrant,
     _check_portable,
     _derive as _derive,
@@ -63,6 +64,16 @@ __all__ = [
     "run_tournament",
     "wilson",
 ]
+
+
+Backend: TypeAlias = _Backend
+"""Where games run: local processes, or a Ray cluster (the ``ray`` extra)."""
+
+Progress: TypeAlias = _Progress
+"""Called as ``progress(done, total)`` after each finished game."""
+
+Entrant: TypeAlias = _Entrant
+"""A lineup entry: a bot name for :func:`~chickenfoot.bots.make_bot`, or a bot (any callable from a view to a move)."""
 
 
 @attrs.frozen
