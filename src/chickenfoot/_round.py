@@ -11,8 +11,9 @@ Everything here is ints, tuples and small plain classes, written so mypyc can co
   its states share (rules, reserve, that board, the game) is one :class:`Setup`;
 * the rules of play are :meth:`Round.legal` (through ``_generate`` and ``_plays``, the one
   statement of PLAY-1) and :meth:`Round.after` (through ``_after_play``, ``_after_draw`` and
-  ``_after_pass``), with :func:`hands_stuck` and :func:`foot_short` for the end of a round
-  (END-2) and :meth:`Round.scores` for its score;
+  ``_after_pass``; a play places its tile as :func:`chickenfoot._layout.place_tile` does, the
+  same steps inlined, and a test keeps the two alike), with :func:`hands_stuck` and
+  :func:`foot_short` for the end of a round (END-2) and :meth:`Round.scores` for its score;
 * a round caches its legal moves (as codes, as public moves, each once asked for), and the
   public objects showing it (:class:`Views`), in ordinary fields.
 
