@@ -1,8 +1,10 @@
-"""Random games for property tests: hypothesis picks the rules, players, seed and how far to play."""
+"""Random play for every test: one walk along random legal moves, and a hypothesis strategy built on it."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from hypothesis import strategies as st
 
@@ -16,14 +18,45 @@ RULES = (
     cf.Rules.trains(max_pip=6, reserve=0),
 )
 
+State = TypeVar("State")
 
-def play_randomly(game: cf.GameState, steps: int, rng: random.Random) -> cf.GameState:
-    """Plays up to ``steps`` random legal moves."""
-    for _ in range(steps):
-        if game.is_over:
-            break
-        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-    return game
+
+def _uniform(rng: random.Random, moves: Sequence[Any]) -> Any:
+    return rng.choice(moves)
+
+
+def random_walk(
+    state: State,
+    rng: random.Random,
+    steps: int | None = None,
+    *,
+    pick: Callable[[random.Random, Sequence[Any]], Any] = _uniform,
+    legal: Callable[[Any], Sequence[Any]] = cf.legal_moves,
+    apply: Callable[[Any, Any], Any] = cf.apply,
+) -> Iterator[tuple[State, Any, State]]:
+    """Yields ``(state, move, after)`` along random legal play: ``steps`` moves, or until no move is legal.
+
+    ``pick`` chooses among the legal moves (uniformly by default); ``legal`` and ``apply`` default
+    to the engine's, so a walk can follow :mod:`chickenfoot.reference` too.
+    """
+    count = 0
+    while steps is None or count < steps:
+        moves = legal(state)
+        if not moves:
+            return
+        move = pick(rng, moves)
+        after = apply(state, move)
+        yield state, move, after
+        state = after
+        count += 1
+
+
+def play_randomly(state: State, rng: random.Random, steps: int | None = None, **options: Any) -> State:
+    """Plays ``steps`` random legal moves from ``state`` (all the way, by default); gets where it ends."""
+    end = state
+    for _, _, end in random_walk(state, rng, steps, **options):  # noqa: B007 (the last one is kept)
+        pass
+    return end
 
 
 @st.composite
@@ -33,4 +66,4 @@ def games(draw: st.DrawFn, rules: tuple[cf.Rules, ...] = RULES, max_steps: int =
     players = draw(st.integers(2, 4))
     seed = draw(st.integers(0, 2**32))
     steps = draw(st.integers(0, max_steps))
-    return play_randomly(cf.new_game(chosen, players, seed), steps, random.Random(seed))
+    return play_randomly(cf.new_game(chosen, players, seed), random.Random(seed), steps)

@@ -10,6 +10,11 @@ from hypothesis import HealthCheck, settings
 from chickenfoot._board import _NODES
 from chickenfoot._plans import _DEALS, _SETTINGS
 
+try:
+    from chickenfoot.batch._convert import _FINALS
+except ImportError:  # no numpy
+    _FINALS = {}
+
 # "ci" keeps the whole suite to a few minutes on 2 cores; "heavy" is for soaking by hand:
 #   HYPOTHESIS_PROFILE=heavy python -m pytest tests/test_properties.py
 settings.register_profile("ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -20,7 +25,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
 
 @pytest.fixture(autouse=True)
 def _engine_caches_forgotten() -> None:
-    """Forgets the engine's per-rules readings (core settings, deal plans) and public nodes before each test.
+    """Forgets the caches of the engine (rules readings, deal plans, public nodes) and the batch before each test.
 
     For mutation testing (benchmarks/mutation.py): mutmut records which tests reach each
     function and forks one test process per mutant from a process that already ran the tests.
@@ -30,3 +35,4 @@ def _engine_caches_forgotten() -> None:
     _SETTINGS.clear()
     _DEALS.clear()
     _NODES.clear()
+    _FINALS.clear()

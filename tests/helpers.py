@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import chickenfoot as cf
 from chickenfoot import Board, RoundState, Rules, Tile
@@ -62,12 +61,3 @@ def position(
 def moves(state: cf.GameState | RoundState) -> set[str]:
     """Gets the legal moves as notation strings."""
     return {str(move) for move in cf.legal_moves(state)}
-
-
-def random_playout(game: cf.GameState, seed: int) -> Iterator[tuple[cf.GameState, cf.Move]]:
-    """Yields (state, move chosen) along a seeded random game until it is over."""
-    rng = random.Random(seed)
-    while not game.is_over:
-        move = rng.choice(cf.legal_moves(game))
-        yield game, move
-        game = cf.apply(game, move)

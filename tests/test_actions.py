@@ -89,11 +89,15 @@ def test_bad_numbers_and_moves_are_refused_clearly() -> None:
 
 def test_a_whole_game_plays_through_actions_alone() -> None:
     rng = random.Random(3)
-    game = cf.new_game(cf.Rules.cross(), players=3, seed=3)
-    while not game.is_over:
-        game = cf.apply(game, actions.decode(rng.choice(actions.legal_actions(game)), game))
+    game = play_randomly(
+        cf.new_game(cf.Rules.cross(), players=3, seed=3),
+        rng,
+        legal=actions.legal_actions,
+        apply=lambda state, action: cf.apply(state, actions.decode(action, state)),
+    )
+    assert game.is_over
     assert actions.legal_actions(game) == []
-    assert play_randomly(game, 1, rng) is game
+    assert play_randomly(game, rng, 1) is game
 
 
 @given(games(ALL_RULES))

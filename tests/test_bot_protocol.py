@@ -24,6 +24,7 @@ from chickenfoot.bots import BotFault, Info, MoveInfo, ProcessBot, handshake_pro
 
 jsonschema = pytest.importorskip("jsonschema")
 
+pytestmark = pytest.mark.slow  # bot programs run as subprocesses
 __all__ = ["marked"]  # the fixture, used by name
 
 REPO = Path(__file__).resolve().parents[1]

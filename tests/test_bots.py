@@ -191,6 +191,7 @@ def test_search_bot_makes_a_forced_move_without_searching() -> None:
     assert SearchBot(simulations=10**9)(view) == view.legal_moves[0]  # would never return if it searched
 
 
+@pytest.mark.slow
 def test_search_beats_random_over_a_few_games() -> None:
     # Double-6 keeps games short: 7 rounds of 5 tiles each.
     lineup = ["search:20", "random", "random", "random"]

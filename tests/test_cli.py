@@ -120,6 +120,7 @@ def test_simulate_is_reproducible_from_the_seed(capsys: pytest.CaptureFixture[st
     assert capsys.readouterr().out == first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -289,6 +290,7 @@ def test_without_the_cli_extra_the_command_says_what_to_install(
     assert install_command("cli") in err  # the command that works for this install (a checkout here)
 
 
+@pytest.mark.slow
 def test_tournament_output_does_not_depend_on_workers(capsys: pytest.CaptureFixture[str]) -> None:
     outputs = []
     for workers in ("1", "2"):

@@ -42,6 +42,7 @@ def _fits(text: str) -> None:
     assert not wide, f"{len(wide)} lines wider than 80 columns, e.g. {wide[0]!r}"
 
 
+@pytest.mark.slow
 def test_every_command_fits_80_columns(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # Eight players on double-12 with long bot names: the widest score table and the longest lines.
     bots = "greedy,random,search:3,greedy,random,greedy,search:2,random"

@@ -15,20 +15,14 @@ import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
+from _games import play_randomly, random_walk
 from chickenfoot._codes import CODES, DRAW, PASS, PublicMoves, play
 from chickenfoot._dealing import shuffle
 from chickenfoot._state import MOVES, _play_of
 
 
 def _played(seed: int, moves: int, rules: cf.Rules | None = None, players: int = 4) -> cf.GameState:
-    rng = random.Random(seed)
-    game = cf.new_game(rules or cf.Rules.trains(), players, seed)
-    for _ in range(moves):
-        legal = cf.legal_moves(game)
-        if not legal:
-            break
-        game = cf.apply(game, rng.choice(legal))
-    return game
+    return play_randomly(cf.new_game(rules or cf.Rules.trains(), players, seed), random.Random(seed), moves)
 
 
 @given(seed=st.integers(0, 2**32), size=st.integers(0, 200))
@@ -103,9 +97,9 @@ def test_a_board_accepts_a_value_only_where_an_open_end_offers_it(rules: cf.Rule
     # (the center its arms, a double three toes, any other tile one, PLAY-2).
     arms = rules.arms_for(4)
     for seed in range(6):
-        game = cf.new_game(rules, 4, seed)
-        rng = random.Random(seed)
-        while game.round_index == 0 and not game.is_over:
+        for game, _, _ in random_walk(cf.new_game(rules, 4, seed), random.Random(seed)):
+            if game.round_index > 0:
+                break
             board = game.round.board
             for onto, node in enumerate(board.nodes):
                 room = arms if onto == 0 else 3 if node.tile.is_double else 1
@@ -114,7 +108,6 @@ def test_a_board_accepts_a_value_only_where_an_open_end_offers_it(rules: cf.Rule
                     takes = has_room if board.pending is None else onto == board.pending
                     expected = takes and node.exposed == value
                     assert board.accepts(value, onto) is expected, (cf.position(game.round), onto, value)
-            game = cf.apply(game, rng.choice(cf.legal_moves(game)))
 
 
 def test_an_equal_but_not_identical_move_applies_like_the_generated_one() -> None:

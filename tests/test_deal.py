@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 import chickenfoot as cf
+from _games import random_walk
 from chickenfoot import Rules, Tile
 from chickenfoot._deal import round_rng
 
@@ -140,13 +141,11 @@ PINNED_STARTER = 2
 def test_round_1_one_round_per_double_from_n_down_to_0() -> None:
     for max_pip, players in ((9, 4), (6, 2)):
         rules = Rules.trains(max_pip=max_pip)
-        game = cf.new_game(rules, players=players, seed=3)
-        doubles = [game.round.board.center]
-        rng = random.Random(3)
-        while not game.is_over:
-            index = game.round_index
-            game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-            if game.round_index != index:
+        start = cf.new_game(rules, players=players, seed=3)
+        doubles = [start.round.board.center]
+        game = start
+        for before, _, game in random_walk(start, random.Random(3)):
+            if game.round_index != before.round_index:
                 doubles.append(game.round.board.center)
         assert rules.rounds == max_pip + 1 == len(game.results)
         assert doubles == [Tile(v, v) for v in range(max_pip, -1, -1)]

@@ -11,6 +11,8 @@ import pytest
 
 from optional import imports_of_source, skip_unless_importable
 
+pytestmark = pytest.mark.slow  # every example runs as a program
+
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = sorted((REPO / "examples").glob("*.py"))
 

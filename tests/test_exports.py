@@ -28,6 +28,7 @@ TOPIC_MODULES = [
     "batch",
     "batch.env",
     "reference",
+    "conformance",
 ]
 TOP_LEVEL_LIMIT = 45  # the core stays small; topics live in their own modules, as in python-chess
 

@@ -26,6 +26,7 @@ def test_the_flavour_under_test_is_the_one_ci_asked_for() -> None:
     assert cf.__compiled__ is (os.environ["CHICKENFOOT_EXPECT_COMPILED"] == "1")
 
 
+@pytest.mark.slow
 def test_chickenfoot_pure_loads_the_python_core() -> None:
     code = "import chickenfoot as cf; print(cf.__compiled__, cf._round.__file__.endswith('_round.py'))"
     env = {**os.environ, "CHICKENFOOT_PURE": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
@@ -33,6 +34,7 @@ def test_chickenfoot_pure_loads_the_python_core() -> None:
     assert out.split() == ["False", "True"]
 
 
+@pytest.mark.slow
 def test_chickenfoot_pure_loads_the_python_sampler_too() -> None:
     # determinize's loops (_sampling) are compiled with the core; the pure flavour runs both as Python.
     code = "import chickenfoot as cf; print(cf._sampling.__file__.endswith('_sampling.py'))"

@@ -46,10 +46,7 @@ def _documents() -> tuple[str, ...]:
         (cf.Rules.cross(max_pip=6, hand_size=5), 3, 2, 40),
         (cf.Rules.cross(center_fallback="highest_double", max_pip=6, hand_size=5), 2, 3, 60),
     ]:
-        game = cf.new_game(rules, players, seed)
-        rng = random.Random(seed)
-        for _ in range(moves):
-            game = cf.apply(game, rng.choice(cf.legal_moves(game)))
+        game = play_randomly(cf.new_game(rules, players, seed), random.Random(seed), moves)
         documents += [
             cf.to_json(game),
             cf.to_json(game.round),
@@ -81,6 +78,7 @@ def _read(text: str | bytes) -> None:
     _check_accepted(obj)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data())
 def test_byte_level_mutations_meet_only_the_documented_error(data: st.DataObject) -> None:
@@ -125,6 +123,7 @@ def _paths(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.data())
 def test_structured_mutations_meet_only_the_documented_error(data: st.DataObject) -> None:
@@ -154,6 +153,7 @@ POSITIONS = [
 ALPHABET = "0123456789-,/<[]= abcdefghijklmnoprstuvwxyz_\t\n\u0669\uff19\u2003"
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.sampled_from(POSITIONS), st.lists(st.tuples(st.integers(0, 400), st.sampled_from(ALPHABET)), max_size=4))
 def test_position_mutations_meet_only_the_documented_error(text: str, edits: list[tuple[int, str]]) -> None:
@@ -210,7 +210,7 @@ ANY = st.one_of(
 
 @cache
 def _game() -> cf.GameState:
-    return play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=3), 30, random.Random(3))
+    return play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=3), random.Random(3), 30)
 
 
 def _evolve(state: Any, field: str, value: object) -> object:

@@ -8,17 +8,14 @@ from typing import Any
 import pytest
 
 import chickenfoot as cf
+from _games import play_randomly
 from strategies import CROSS_ONLY, VARIANTS
 
 
 def _play_out(rules: cf.Rules, players: int, seed: int) -> cf.GameState:
-    game = cf.new_game(rules, players=players, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(100_000):
-        if game.is_over:
-            return game
-        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-    raise AssertionError("the game did not finish")
+    game = play_randomly(cf.new_game(rules, players=players, seed=seed), random.Random(seed), 100_000)
+    assert game.is_over, "the game did not finish"
+    return game
 
 
 def _check_finished(game: cf.GameState) -> None:

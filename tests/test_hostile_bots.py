@@ -16,6 +16,8 @@ import pytest
 
 from _processes import living_with, marked
 
+pytestmark = pytest.mark.slow  # hostile programs run as subprocesses
+
 __all__ = ["marked"]  # the fixture, used by name
 
 REPO = Path(__file__).resolve().parents[1]

@@ -63,6 +63,7 @@ def test_a_deal_is_the_same_deal_in_every_seating() -> None:
     assert len({game.round_scores for game in result.games}) == 3  # and the deals differ
 
 
+@pytest.mark.slow  # worker processes
 def test_the_games_do_not_depend_on_the_workers_and_follow_the_seed() -> None:
     bots = ["greedy", "random", "search:3"]
     alone = ladder(bots, deals=6, rules=SMALL, seed=3, workers=1)
@@ -201,6 +202,7 @@ def test_the_omniscient_bot_enters_only_by_name_and_is_marked() -> None:
     assert marked == {"greedy": False, "omniscient:8": True}
 
 
+@pytest.mark.slow  # worker processes
 def test_program_bots_and_bot_objects_play_in_a_ladder() -> None:
     program = ProcessBot([sys.executable, PYTHON_BOT], seconds=30, name="program")
     result = ladder([program, cf.bots.GreedyBot(), "random"], deals=3, rules=SMALL, workers=2)

@@ -29,6 +29,7 @@ Placement = chickenfoot.svg.Placement
 ROUNDS = 500
 
 
+@pytest.mark.slow
 def test_no_two_tiles_overlap_nor_any_number_a_tile_in_500_finished_rounds() -> None:
     seen: set[tuple[str, int, int, int]] = set()
     numbers = on_tiles = 0

@@ -39,6 +39,7 @@ def play_to(state: object, steps: int, seed: int) -> object:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["trains", "cross"])
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8])
 def test_random_sim_test_one_round_at_every_player_count(preset: str, players: int) -> None:
@@ -70,11 +71,13 @@ def test_win_utilities_stay_within_the_declared_bounds_exactly(players: int) -> 
     assert sole[0] == game.min_utility() == -1 / (players - 1)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["trains", "cross"])
 def test_random_sim_test_whole_game(preset: str) -> None:
     pyspiel.random_sim_test(load(preset=preset, players=3), num_sims=1, serialize=True, verbose=False)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params", [{"max_pip": 6, "players": 2, "utility": "score"}, {"max_pip": 12, "players": 5}])
 def test_random_sim_test_other_sets_and_utilities(params: dict[str, object]) -> None:
     pyspiel.random_sim_test(load(rounds=2, **params), num_sims=2, serialize=True, verbose=False)
@@ -180,6 +183,7 @@ def test_information_state_hides_other_hands() -> None:
         assert str(tile) not in text.split()
 
 
+@pytest.mark.slow
 def test_ismcts_and_mcts_bots_play_a_round() -> None:
     game = load(preset="cross", players=3, rounds=1)
     rng = np.random.RandomState(0)
@@ -219,6 +223,7 @@ def test_bad_parameters_are_refused_clearly() -> None:
         load(preset="cross", players=8)
 
 
+@pytest.mark.slow
 def test_search_example_runs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     path = Path(__file__).resolve().parents[1] / "examples" / "openspiel_search.py"
     monkeypatch.setattr(sys, "argv", [str(path), "--simulations", "5"])
@@ -266,6 +271,7 @@ class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         """Does nothing: ISMCTS keeps no tree from one move to the next."""
 
 
+@pytest.mark.slow
 def test_evaluate_bots_runs_ismcts_with_the_documented_workaround() -> None:
     from open_spiel.python.algorithms import evaluate_bots
 

@@ -9,35 +9,36 @@ import pytest
 import chickenfoot as cf
 from chickenfoot import reference
 from chickenfoot._perft import PerftCase, read_perft_file
+from chickenfoot.conformance import reference_round, round_differences
 
 PERFT_DIR = Path(__file__).resolve().parent.parent / "examples" / "perft"
 CASES = [case for path in sorted(PERFT_DIR.glob("*.perft")) for case in read_perft_file(path.read_text("utf-8"))]
 BRUTE_DEPTH = 3
 
 
-def brute_force(state: cf.RoundState, depth: int) -> int:
+def brute_force(state: cf.RoundState, expected: reference.Round, depth: int) -> int:
     """Counts sequences with the plain rules of :mod:`chickenfoot.reference`, trying every conceivable move.
 
     Every tile held onto every node, draw and pass: each is offered to the engine's ``apply``,
-    which must accept exactly the moves the reference lists and reach the same state. The count
-    itself walks the reference's states, so it does not depend on the engine.
+    which must accept exactly the moves the reference lists and reach the reference's state. The
+    count itself walks the reference's states, so it does not depend on the engine.
     """
-    if depth == 0 or state.is_over:
+    if depth == 0 or expected.is_over:
         return 1
-    legal = set(reference.legal_moves(state))
-    hand = state.hands[state.current_player]
-    candidates = [cf.Draw(), cf.Pass(), *(cf.Play(t, i) for t in hand for i in range(len(state.board.nodes)))]
+    legal = set(reference.legal_moves(expected))
+    hand = expected.hands[expected.current_player]
+    candidates = ["draw", "pass", *(f"{high}-{low}@{i}" for high, low in hand for i in range(len(expected.nodes)))]
     total = 0
     for move in candidates:
         try:
-            engine_after = cf.apply(state, move)
+            engine_after = cf.apply(state, cf.parse_move(move))
         except cf.IllegalMoveError:
             assert move not in legal, move
             continue
         assert move in legal, move
-        after = reference.apply(state, move)
-        assert engine_after == after, move
-        total += brute_force(after, depth - 1)
+        after = reference.apply(expected, move)
+        assert round_differences(engine_after, after) == [], move
+        total += brute_force(engine_after, after, depth - 1)
     return total
 
 
@@ -53,9 +54,9 @@ def test_golden_counts(case: PerftCase) -> None:
     state = case.state
     for depth, expected in case.counts:
         assert cf.perft(state, depth) == expected, depth
-        assert reference.perft(state, depth) == expected, depth
+        assert reference.perft(reference_round(state), depth) == expected, depth
         if depth <= BRUTE_DEPTH:
-            assert brute_force(state, depth) == expected, depth
+            assert brute_force(state, reference_round(state), depth) == expected, depth
 
 
 def _case(name: str) -> cf.RoundState:

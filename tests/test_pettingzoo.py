@@ -103,6 +103,7 @@ def test_ansi_render_draws_the_layout() -> None:
     assert "#0 9-9 center, 0/2 arms" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("script", "arguments"), [("pettingzoo_random.py", []), ("pettingzoo_training.py", ["--episodes", "10"])]
 )

@@ -16,6 +16,8 @@ pytest.importorskip("rich")
 
 import chickenfoot as cf  # noqa: E402
 
+pytestmark = pytest.mark.slow  # the command line in a pseudo-terminal
+
 SRC = Path(cf.__file__).resolve().parent.parent
 PROMPT = "your move> "
 

@@ -36,7 +36,7 @@ from selenium.webdriver.common.keys import Keys
 
 from browser import chromium, wait
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # drives a browser
 
 REPO = Path(__file__).resolve().parents[1]
 # The test's game: the cross rules, two players, seat 0 the person, a greedy bot in seat 1.

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
+from _games import play_randomly, random_walk
 from chickenfoot import IllegalMoveError, Tile
 from strategies import configurations
 
@@ -56,17 +57,16 @@ def _check_step(game: cf.GameState, rng: random.Random, deep: bool) -> None:
         assert game.round.history == before.round.history
 
 
+@pytest.mark.slow
 @given(configurations(), st.integers(0, 2**32 - 1))
 def test_invariants_hold_at_every_step_of_random_rounds(config: tuple[cf.Rules, int], seed: int) -> None:
     rules, players = config
-    game = cf.new_game(rules, players=players, seed=seed)
     rng = random.Random(seed)
-    steps = 0
     # Two rounds with every check at every step; the whole-game tests cover the rest.
-    while not game.is_over and game.round_index < 2:
+    for steps, (game, _, after) in enumerate(random_walk(cf.new_game(rules, players=players, seed=seed), rng)):
+        if game.round_index >= 2:
+            break
         _check_step(game, rng, deep=steps % 7 == 0)
-        move = rng.choice(cf.legal_moves(game))
-        after = cf.apply(game, move)
         if after.round_index != game.round_index or after.is_over:
             final = after.results[-1]
             # round scores equal the values left in hands (plus the going-out-on-a-double penalty)
@@ -76,8 +76,6 @@ def test_invariants_hold_at_every_step_of_random_rounds(config: tuple[cf.Rules, 
                 penalty[final.went_out] = rules.double_out_penalty
             assert final.scores == tuple(v + p for v, p in zip(values, penalty, strict=True))
             assert final.final.is_over
-        game = after
-        steps += 1
 
 
 @given(configurations(), st.integers(0, 2**32 - 1))
@@ -85,12 +83,11 @@ def test_same_seed_and_choices_give_the_same_states(config: tuple[cf.Rules, int]
     rules, players = config
 
     def play() -> list[cf.GameState]:
-        game = cf.new_game(rules, players=players, seed=seed)
-        rng = random.Random(seed)
-        states = [game]
-        while not game.is_over and game.round_index < 1:
-            game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-            states.append(game)
+        states = [cf.new_game(rules, players=players, seed=seed)]
+        for _, _, after in random_walk(states[0], random.Random(seed)):
+            states.append(after)
+            if after.round_index >= 1:
+                break
         return states
 
     first, second = play(), play()
@@ -105,25 +102,21 @@ def test_same_seed_and_choices_give_the_same_states(config: tuple[cf.Rules, int]
 @given(configurations(), st.integers(0, 2**32 - 1))
 def test_the_yard_never_drops_below_the_reserve(config: tuple[cf.Rules, int], seed: int) -> None:
     rules, players = config
-    game = cf.new_game(rules, players=players, seed=seed)
-    rng = random.Random(seed)
-    floor = min(game.round.reserve, len(game.round.yard))  # a cross deal's draws for the double may dig in
-    while not game.is_over and game.round_index < 3:
-        index = game.round_index
-        move = rng.choice(cf.legal_moves(game))
+    start = cf.new_game(rules, players=players, seed=seed)
+    floor = min(start.round.reserve, len(start.round.yard))  # a cross deal's draws for the double may dig in
+    for before, move, game in random_walk(start, random.Random(seed)):
+        if before.round_index >= 3:
+            break
         if isinstance(move, cf.Draw):
-            assert len(game.round.yard) > game.round.reserve
-        game = cf.apply(game, move)
-        if game.round_index != index:
+            assert len(before.round.yard) > before.round.reserve
+        if game.round_index != before.round_index:
             floor = min(game.round.reserve, len(game.round.yard))
         assert len(game.round.yard) >= floor
 
 
 def test_any_move_after_the_game_ends_is_refused() -> None:
-    game = cf.new_game(cf.Rules.cross(), players=3, seed=4)
-    rng = random.Random(4)
-    while not game.is_over:
-        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
+    game = play_randomly(cf.new_game(cf.Rules.cross(), players=3, seed=4), random.Random(4))
+    assert game.is_over
     for move in (cf.Draw(), cf.Pass(), cf.Play(Tile(9, 5), 0)):
         with pytest.raises(IllegalMoveError, match="the game is over"):
             cf.apply(game, move)

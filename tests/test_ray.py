@@ -13,6 +13,8 @@ ray = pytest.importorskip("ray")
 import chickenfoot as cf  # noqa: E402
 import chickenfoot.tournament  # noqa: E402
 
+pytestmark = pytest.mark.slow  # starts a Ray cluster
+
 SRC = Path(cf.__file__).resolve().parent.parent
 
 

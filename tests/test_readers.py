@@ -11,17 +11,15 @@ import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
+from _games import play_randomly
 from strategies import configurations
 
 
 def _play_to_end(rules: cf.Rules, players: int, seed: int) -> cf.GameState:
-    game = cf.new_game(rules, players, seed)
-    rng = random.Random(seed)
-    while not game.is_over:
-        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-    return game
+    return play_randomly(cf.new_game(rules, players, seed), random.Random(seed))
 
 
+@pytest.mark.slow
 @pytest.mark.rule("DEAL-B2")
 @given(configurations(), st.integers(0, 2**64))
 def test_every_variant_round_trips_through_json_and_records(table: tuple[cf.Rules, int], seed: int) -> None:

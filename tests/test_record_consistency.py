@@ -9,14 +9,11 @@ from typing import Any
 import pytest
 
 import chickenfoot as cf
+from _games import play_randomly
 
 
 def _finished(seed: int = 1) -> cf.GameState:
-    game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=seed)
-    rng = random.Random(seed)
-    while not game.is_over:
-        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-    return game
+    return play_randomly(cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=seed), random.Random(seed))
 
 
 def _refused(document: dict[str, Any], message: str) -> None:

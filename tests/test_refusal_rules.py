@@ -12,7 +12,9 @@ import random
 import pytest
 
 import chickenfoot as cf
+from _games import random_walk
 from chickenfoot import IllegalMoveError, Rules, reference
+from chickenfoot.conformance import reference_round
 
 
 def _expected_play_rule(state: cf.RoundState, move: cf.Play) -> str:
@@ -41,14 +43,13 @@ def _refusal(state: cf.RoundState, move: cf.Move) -> IllegalMoveError | None:
     return None
 
 
+@pytest.mark.slow
 @pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-2", "OPEN-3", "FOOT-2", "FOOT-3", "DRAW-2", "DRAW-3", "DRAW-4")
 @pytest.mark.parametrize("rules", [Rules.trains(), Rules.cross()], ids=["trains", "cross"])
 def test_every_refused_play_draw_and_pass_names_its_rule(rules: Rules) -> None:
     seen: set[str] = set()
     for seed in range(10):
-        state = cf.new_game(rules, players=3, seed=seed).round
-        rng = random.Random(seed)
-        while not state.is_over:
+        for state, _, _ in random_walk(cf.new_game(rules, players=3, seed=seed).round, random.Random(seed)):
             hand = state.hands[state.current_player]
             for tile in hand[:4]:
                 for onto in (*range(len(state.board.nodes)), 999):
@@ -62,20 +63,18 @@ def test_every_refused_play_draw_and_pass_names_its_rule(rules: Rules) -> None:
                 if error is not None:
                     assert error.rule in {"DRAW-1", "DRAW-2", "DRAW-4", "YARD-2"}, str(error)
                     seen.add(error.rule)
-            state = cf.apply(state, rng.choice(cf.legal_moves(state)))
     drawn_rule = "DRAW-2" if rules.drawn_tile == "must_play" else "DRAW-3"
     assert {"PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2", "FOOT-3", "DRAW-4", drawn_rule} <= seen
 
 
+@pytest.mark.slow
 @pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-2", "OPEN-3", "FOOT-2", "FOOT-3")
 def test_a_board_refuses_what_the_rules_refuse_with_the_same_reason() -> None:
     # Board.place on its own (no hand, no turn) refuses a tile that does not fit, as apply would;
     # a board is never built wrong.
     seen: set[str] = set()
     for seed in range(6):
-        state = cf.new_game(Rules.trains(), players=4, seed=seed).round
-        rng = random.Random(seed)
-        while not state.is_over:
+        for state, _, _ in random_walk(cf.new_game(Rules.trains(), players=4, seed=seed).round, random.Random(seed)):
             board = state.board
             for tile in state.hands[state.current_player]:
                 for onto in range(len(board)):
@@ -89,7 +88,6 @@ def test_a_board_refuses_what_the_rules_refuse_with_the_same_reason() -> None:
                     assert (str(refused.value), refused.value.rule) == (str(error), error.rule)
                     assert refused.value.rule == _expected_play_rule(state, move)
                     seen.add(error.rule)
-            state = cf.apply(state, rng.choice(cf.legal_moves(state)))
     assert {"PLAY-1", "PLAY-2", "OPEN-2", "FOOT-2", "FOOT-3"} <= seen
     with pytest.raises(IllegalMoveError, match=r"^there is no node 2: the board has nodes 0 to 1$") as refused:
         cf.Board.start(cf.Tile(9, 9), arms=4).place(cf.Tile(9, 5), 0).place(cf.Tile(5, 1), 2)
@@ -147,17 +145,16 @@ def _listed_plays(message: str) -> tuple[list[str], bool]:
     return (listed[:-1] if more else listed), more
 
 
+@pytest.mark.slow
 @pytest.mark.rule("DRAW-4", "YARD-2", "OPEN-2", "FOOT-2")
 def test_refusal_reasons_read_in_full() -> None:
     """The reasons' words, worked out from the position: plays listed, counts, plurals."""
     seen: set[object] = set()
     for seed in range(30):
         rules = Rules.trains(reserve=1) if seed % 2 else Rules.cross(reserve=2)
-        state = cf.new_game(rules, players=3, seed=seed).round
-        rng = random.Random(seed)
-        while not state.is_over:
+        for state, _, _ in random_walk(cf.new_game(rules, players=3, seed=seed).round, random.Random(seed)):
             player, board = state.current_player, state.board
-            plays = [str(move) for move in reference.legal_moves(state) if isinstance(move, cf.Play)]
+            plays = [move for move in reference.legal_moves(reference_round(state)) if "@" in move]
             draw, passing = _refusal(state, cf.Draw()), _refusal(state, cf.Pass())
             if plays and state.drawn is None:
                 assert draw is not None
@@ -197,6 +194,5 @@ def test_refusal_reasons_read_in_full() -> None:
                 beyond = _refusal(state, cf.Play(state.hands[player][0], size))  # one past the last node
                 assert str(beyond) == f"there is no node {size}: the board has nodes 0 to {size - 1}"
                 seen.add("no node")
-            state = cf.apply(state, rng.choice(cf.legal_moves(state)))
     assert {1, 3, 4, 5, "no node", "draw first", "tile", "tiles", ("center", True), ("center", False)} <= seen
     assert {("foot", True), ("foot", False)} <= seen

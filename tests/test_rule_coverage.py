@@ -24,11 +24,19 @@ def test_spec_lists_rules() -> None:
     assert len(_rule_ids()) >= 30
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("folder", ["src", "tests"])
 def test_every_rule_id_is_named(folder: str) -> None:
     ids = _rule_ids()
     missing = [rule for rule in ids if rule not in _named_in(ROOT / folder, ids)]
     assert not missing, f"rule IDs not named anywhere in {folder}/: {', '.join(missing)}"
+
+
+def test_the_reference_states_every_rule_in_a_block_of_its_own() -> None:
+    """The teaching copy, chickenfoot.reference, opens a commented block with each rule's ID ("DRAW-1:")."""
+    text = (ROOT / "src" / "chickenfoot" / "reference.py").read_text(encoding="utf-8")
+    missing = [rule for rule in _rule_ids() if not re.search(rf"#.*\b{re.escape(rule)}[,:]", text)]
+    assert not missing, f"rule IDs without a block in reference.py: {', '.join(missing)}"
 
 
 def test_every_rule_id_has_a_test_marked_with_it(request: pytest.FixtureRequest) -> None:

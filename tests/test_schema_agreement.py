@@ -50,6 +50,7 @@ def _valid_record(players: int, seed: int, moves: int) -> dict[str, Any]:
     return json.loads(cf.to_json(cf.GameRecord.from_game(game)))  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
 @given(hypothesis_jsonschema.from_schema(SCHEMA))
 # Found by this test: more names than players read as a list too long, not as the game's reason.

@@ -8,7 +8,9 @@ import attrs
 import pytest
 
 import chickenfoot as cf
+from _games import random_walk
 from chickenfoot import Rules, reference
+from chickenfoot.conformance import reference_game
 from helpers import position
 
 TRAINS = Rules.trains()
@@ -64,12 +66,9 @@ def test_going_out_on_a_double_variant_charges_the_penalty() -> None:
 
 @pytest.mark.rule("GAME-1")
 def test_game_1_round_scores_add_up_and_the_lowest_total_wins() -> None:
-    game = cf.new_game(TRAINS, players=3, seed=11)
-    rng = random.Random(11)
-    while not game.is_over:
-        before = len(game.results)
-        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
-        if len(game.results) > before:
+    start = game = cf.new_game(TRAINS, players=3, seed=11)
+    for before, _, game in random_walk(start, random.Random(11)):
+        if len(game.results) > len(before.results):
             assert game.totals == tuple(map(sum, zip(*(r.scores for r in game.results), strict=True)))
     assert game.winners
     assert {game.totals[w] for w in game.winners} == {min(game.totals)}
@@ -144,4 +143,4 @@ def test_tie_2_a_cross_game_ending_in_a_tie_is_settled_by_its_rounds() -> None:
     totals = tuple(mine + top - final for mine, final in zip(game.totals, after.totals, strict=True))
     tied = cf.apply(attrs.evolve(game, totals=totals), cf.legal_moves(game)[0])
     assert tied.totals == (top,) * 3
-    assert tied.winners == reference.winners(rules, tied.totals, tied.results)
+    assert tied.winners == reference.winners(rules, tied.totals, reference_game(tied).results)

@@ -7,6 +7,10 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
+pytestmark = pytest.mark.slow  # a soak: every configuration played for a while
+
 SOAK = Path(__file__).resolve().parent.parent / "benchmarks" / "soak.py"
 
 

@@ -68,7 +68,7 @@ def test_history_is_a_field_that_is_not_compared() -> None:
 
 
 def test_evolve_changes_one_field_and_checks_as_the_constructor_does() -> None:
-    game = play_randomly(cf.new_game(cf.Rules.cross(), 3, seed=2), 40, random.Random(2))
+    game = play_randomly(cf.new_game(cf.Rules.cross(), 3, seed=2), random.Random(2), 40)
     state = game.round
     seat = next(seat for seat in range(3) if seat != state.current_player)
     moved = attrs.evolve(state, current_player=seat, drawn=None)
@@ -84,7 +84,7 @@ def test_evolve_changes_one_field_and_checks_as_the_constructor_does() -> None:
 
 
 def test_winners_follow_the_totals_a_finished_game_is_given() -> None:
-    game = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), 10_000, random.Random(1))
+    game = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), random.Random(1), 10_000)
     loser = next(seat for seat in range(2) if seat not in game.winners)
     changed = attrs.evolve(game, totals=tuple(-1 if seat == loser else 0 for seat in range(2)))
     assert changed.winners == (loser,)
@@ -109,7 +109,7 @@ def test_engine_views_and_constructor_built_states_are_interchangeable(game: cf.
 
 
 def test_the_old_scoring_names_warn_and_still_work() -> None:
-    game = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), 10_000, random.Random(1))
+    game = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), random.Random(1), 10_000)
     final = game.results[0].final
     with pytest.warns(DeprecationWarning, match="chickenfoot.round_scores is deprecated: call chickenfoot.score_round"):
         assert cf.round_scores(final) == cf.score_round(final)  # type: ignore[attr-defined]
@@ -122,7 +122,7 @@ def test_the_old_scoring_names_warn_and_still_work() -> None:
 
 
 def test_the_log_warns_and_is_the_history_newest_first() -> None:
-    state = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), 5, random.Random(1)).round
+    state = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), random.Random(1), 5).round
     with pytest.warns(DeprecationWarning, match="RoundState.log is deprecated"):
         log = state.log
     turns = []

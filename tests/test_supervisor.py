@@ -16,6 +16,7 @@ from chickenfoot import supervisor
 from chickenfoot.supervisor import LineTooLong, ProgramEnded, ProgramTimeout, StartError, Supervisor
 
 __all__ = ["marked"]  # the fixture, used by name
+pytestmark = pytest.mark.slow  # programs run as subprocesses
 
 HOUR = "3600"
 ECHO = "import sys\nfor line in sys.stdin:\n    print(line.strip().upper(), flush=True)"

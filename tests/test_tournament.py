@@ -13,6 +13,7 @@ from chickenfoot.tournament import GameOutcome, TournamentResult, run_tournament
 SMALL = cf.Rules.trains(max_pip=6)  # 7 short rounds: fast games
 
 
+@pytest.mark.slow
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
     lineup = ["greedy", "random", "search:4"]
     alone = run_tournament(lineup, games=6, seed=5, workers=1, rules=SMALL)
@@ -86,6 +87,7 @@ def test_bad_tournaments_are_refused_with_a_reason(kwargs: dict[str, object], me
         run_tournament(**arguments)  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_the_library_imports_no_optional_dependency() -> None:
     # `import chickenfoot` needs attrs and typing-extensions only; click, rich and ray stay out.
     import subprocess

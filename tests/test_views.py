@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Sequence
 
 import attrs
 import pytest
 from hypothesis import given, strategies as st
 
 import chickenfoot as cf
-from _games import games, play_randomly
+from _games import games, play_randomly, random_walk
 
 
 def _hide_differently(state: cf.RoundState, viewer: int, rng: random.Random) -> cf.RoundState:
@@ -45,6 +46,7 @@ def _swap_hidden(state: cf.RoundState, viewer: int, rng: random.Random) -> cf.Ro
     return attrs.evolve(state, hands=tuple(map(tuple, hands)), yard=tuple(yard))
 
 
+@pytest.mark.slow
 @given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
 def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: random.Random) -> None:
     viewer = seat % game.players
@@ -103,7 +105,7 @@ def test_view_json_holds_the_view_in_notation(game: cf.GameState, seat: int) -> 
 def test_view_of_another_players_draw_hides_the_tile() -> None:
     rng = random.Random(3)
     for seed in range(200):
-        game = play_randomly(cf.new_game(cf.Rules.trains(), 4, seed), 60, rng)
+        game = play_randomly(cf.new_game(cf.Rules.trains(), 4, seed), rng, 60)
         if game.round.drawn is not None:
             drawer = game.round.current_player
             assert cf.observe(game, drawer).drawn is game.round.drawn
@@ -140,6 +142,7 @@ def _proven_absent(view: cf.PlayerView, seat: int) -> list[tuple[int, int, int]]
     return found
 
 
+@pytest.mark.slow
 @given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
 def test_determinize_matches_the_view_and_never_contradicts_the_history(
     game: cf.GameState, seat: int, rng: random.Random
@@ -160,7 +163,7 @@ def test_determinize_matches_the_view_and_never_contradicts_the_history(
             fitting = [tile for tile in state.hands[other] if tile.mask & mask]
             assert len(fitting) <= later_draws, (other, fitting)
     # The sample is a live game: it plays on to the end without error.
-    play_randomly(sample, 500, rng)
+    play_randomly(sample, rng, 500)
 
 
 def test_determinize_is_uniform_without_history() -> None:
@@ -184,7 +187,7 @@ def test_determinize_respects_a_draw_for_want_of_a_play() -> None:
     rng = random.Random(5)
     for seed in range(300):
         game = cf.new_game(cf.Rules.trains(), 3, seed)
-        game = play_randomly(game, 30, rng)
+        game = play_randomly(game, rng, 30)
         view = cf.observe(game, 0)
         absent = [(t, mask, later) for seat in (1, 2) for t, mask, later in _proven_absent(view, seat) if later == 1]
         if absent:
@@ -199,7 +202,7 @@ def test_determinize_respects_a_draw_for_want_of_a_play() -> None:
 
 
 def test_determinize_rejects_a_forged_view() -> None:
-    game = play_randomly(cf.new_game(cf.Rules.trains(), 3, seed=2), 10, random.Random(0))
+    game = play_randomly(cf.new_game(cf.Rules.trains(), 3, seed=2), random.Random(0), 10)
     view = cf.observe(game, 0)
     forged = attrs.evolve(view, hand_sizes=(view.hand_sizes[0], view.hand_sizes[1] + 5, view.hand_sizes[2]))
     with pytest.raises(cf.InvalidRecordError):
@@ -208,18 +211,20 @@ def test_determinize_rejects_a_forged_view() -> None:
 
 def _one_draw_then_pass(seed: int) -> tuple[cf.GameState, int, int] | None:
     """Plays a cross game (plays first) until one opponent of player 0 has drawn once and passed."""
-    rng = random.Random(seed)
-    game = cf.new_game(cf.Rules.cross(), 3, seed)
-    while not game.is_over and len(game.round.history) < 30:
+    for game, _, _ in random_walk(cf.new_game(cf.Rules.cross(), 3, seed), random.Random(seed), 30, pick=_plays_first):
         history = game.round.history
         draws = [time for time, (_, move) in enumerate(history) if type(move) is cf.Draw]
         if len(draws) > 1:
             return None
         if draws and game.current_player == 0 and history[draws[0]][0] != 0 and len(history) > draws[0] + 1:
             return game, history[draws[0]][0], draws[0]
-        plays = [move for move in cf.legal_moves(game) if type(move) is cf.Play]
-        game = cf.apply(game, rng.choice(plays) if plays else cf.legal_moves(game)[0])
     return None
+
+
+def _plays_first(rng: random.Random, moves: Sequence[cf.Move]) -> cf.Move:
+    """Picks a play when there is one, else the first move (a draw or a pass)."""
+    plays = [move for move in moves if type(move) is cf.Play]
+    return rng.choice(plays) if plays else moves[0]
 
 
 def test_determinize_follows_the_deal_posterior_after_a_draw() -> None:
@@ -266,7 +271,7 @@ def test_determinize_rarely_needs_to_resample(monkeypatch: pytest.MonkeyPatch) -
     rng = random.Random(1)
     rules = (cf.Rules.trains(), cf.Rules.cross(), cf.Rules.cross(draw_until_playable=True))
     for seed in range(60):
-        game = play_randomly(cf.new_game(rules[seed % 3], 2 + seed % 3, seed), rng.randrange(120), rng)
+        game = play_randomly(cf.new_game(rules[seed % 3], 2 + seed % 3, seed), rng, rng.randrange(120))
         cf.determinize(cf.observe(game, seed % game.players), rng)
     assert outcomes.count(False) <= len(outcomes) // 20
 

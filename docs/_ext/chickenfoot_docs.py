@@ -365,6 +365,7 @@ PUBLIC_MODULES = (
     "chickenfoot.batch",
     "chickenfoot.batch.env",
     "chickenfoot.bots",
+    "chickenfoot.conformance",
     "chickenfoot.gymnasium",
     "chickenfoot.observation",
     "chickenfoot.reference",

@@ -22,6 +22,7 @@ else:  # pragma: no cover - Python 3.10 reads TOML with tomli (pytest's own depe
 LAYER_NAMES = {
     "__main__": "`python -m chickenfoot`",
     "cli": "adapters, the server and the command line",
+    "_conformance_values": "the public states as the oracle's values",
     "reference": "the rules stated plainly (the oracle)",
     "tournament": "tournaments and the ladder",
     "bots": "bots, their search, and the batch",

@@ -2,9 +2,10 @@
 
 With no files it checks every ``*.perft`` file next to this script, counting with the engine's
 :func:`chickenfoot.perft`. ``--reference`` counts with :func:`chickenfoot.reference.perft`, the
-plain rules, instead; ``--write`` regenerates the counts in the files from the reference (the
-golden counts are made that way: ``git diff`` then shows any count that changed). It prints one
-line per position and exits with status 1 if any count differs.
+plain rules, instead (each position read into the reference's values by
+:func:`chickenfoot.conformance.reference_round`); ``--write`` regenerates the counts in the files
+from the reference (the golden counts are made that way: ``git diff`` then shows any count that
+changed). It prints one line per position and exits with status 1 if any count differs.
 """
 
 from __future__ import annotations
@@ -18,8 +19,13 @@ from pathlib import Path
 import chickenfoot as cf
 from chickenfoot import reference
 from chickenfoot._perft import read_perft_file
+from chickenfoot.conformance import reference_round
 
 Counter = Callable[[cf.RoundState, int], int]
+
+
+def _reference_perft(state: cf.RoundState, depth: int) -> int:
+    return reference.perft(reference_round(state), depth)
 
 
 def check(path: Path, count: Counter) -> int:
@@ -47,7 +53,7 @@ def write(path: Path) -> None:
             state = cases[0].state
 
             def count(match: re.Match[str], state: cf.RoundState = state) -> str:
-                return f"perft {match[1]} {reference.perft(state, int(match[1]))}"
+                return f"perft {match[1]} {reference.perft(reference_round(state), int(match[1]))}"
 
             blocks[number] = re.sub(r"(?m)^perft (\d+) \d+", count, block)
     path.write_text("\n\n".join(blocks), encoding="utf-8")
@@ -62,7 +68,7 @@ def main(argv: list[str]) -> int:
         for path in paths:
             write(path)
         return 0
-    count: Counter = reference.perft if "--reference" in flags else cf.perft
+    count: Counter = _reference_perft if "--reference" in flags else cf.perft
     wrong = sum(check(path, count) for path in paths)
     return 1 if wrong else 0
 

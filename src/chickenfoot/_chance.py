@@ -14,7 +14,9 @@ explicit, and keeps to the engine for everything else (``legal_moves``/``apply``
 * every draw during play: the player's draw action, then one event uniform over the yard.
   The engine draws ``yard[0]``; here the yard is an unordered pool, so the chosen tile is put
   first and the engine's ``Draw`` applied (DRAW-1). Which tiles end up as the reserve (YARD-1)
-  is decided the same way: whatever is left.
+  is decided the same way: whatever is left. So a rule that needs to know the reserve's tiles
+  before then cannot be followed here, and is refused: ``unfillable_foot_ends_round`` counts
+  the tiles left to draw, so it needs ``reserve=0``.
 
 The distributions are the seeded deal's; only the order of events differs, so a seed does not
 reproduce a game here (the chance outcomes do).
@@ -31,7 +33,7 @@ from ._board import Board
 from ._deal import find_center, open_round, setup_seat, starter_seat
 from ._determinize import determinize
 from ._engine import apply, legal_moves
-from ._errors import IllegalMoveError
+from ._errors import IllegalMoveError, RulesError
 from ._moves import DRAW, Draw, Move
 from ._rules import Rules
 from ._scoring import close_round, decide_winners
@@ -69,6 +71,11 @@ class ChanceGame:
     def start(cls, rules: Rules, players: int, rounds: int | None = None) -> ChanceGame:
         """Starts a game at the first chance event of its first deal."""
         rules.check_players(players)  # DEAL-1
+        if rules.unfillable_foot_ends_round and rules.reserve_for(players):
+            raise RulesError(
+                "unfillable_foot_ends_round counts the tiles that can still be drawn, but the chance layer keeps "
+                "the yard as a pool whose reserve is whatever is left at the end: use reserve=0 with it"
+            )
         game = cls(rules=rules, players=players, rounds=rules.rounds if rounds is None else rounds)
         game.totals = [0] * players
         game._begin_round()

@@ -78,6 +78,11 @@ def is_play(move: int) -> bool:
     return move & 255 < PASS
 
 
+def tile_text(tile: int) -> str:
+    """Writes ``tile`` as in notation, ``HIGH-LOW``."""
+    return f"{HIGH[tile]}-{LOW[tile]}"
+
+
 def replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
     """Returns ``items`` with ``items[at]`` replaced by ``item``."""
     changed = list(items)

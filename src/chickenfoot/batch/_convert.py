@@ -15,6 +15,7 @@ from .._state import GameState, RoundResult, RoundState
 from .._tiles import full_set
 from ._arrays import ROUND_FIELDS, Batch, empty, refresh
 from ._deal import load_round, start_games
+from ._ending import close_dealt
 from ._tables import tables
 
 if TYPE_CHECKING:
@@ -67,20 +68,23 @@ def init(
     batch = empty(tables(rules, players), seed_array.size, single_round=single_round, deal=deal, reward=reward)
     batch.seed[:] = seed_array
     start_games(batch, np.arange(batch.size), np.full(batch.size, round_index, dtype=np.int16))
+    close_dealt(batch, np.arange(batch.size))  # END-2: a round blocked as dealt is over before any move
+    batch.terminated[:], batch.rewards[:] = False, 0  # what a step reports; no step has been taken
     refresh(batch)
     return batch
 
 
 def from_states(
-    states: Sequence[GameState] | Sequence[RoundState], *, deal: str = "numpy", reward: str = "win"
+    states: Sequence[GameState] | Sequence[RoundState], *, deal: str = "engine", reward: str = "win"
 ) -> Batch:
     """Loads public states into a batch: all :class:`~chickenfoot.GameState` (whole games) or all
     :class:`~chickenfoot.RoundState` (single rounds), of one rules configuration and player count.
 
     A batch has one shape, so states of different rules or player counts are refused with a
     :class:`~chickenfoot.RulesError`. ``deal`` chooses how later rounds (and automatic resets)
-    are dealt; ``deal="engine"`` continues each game exactly as :func:`~chickenfoot.apply` would.
-    A loaded round's seed is its position in ``states``.
+    are dealt: by default ``"engine"``, so each game goes on exactly as :func:`~chickenfoot.apply`
+    would take it on; ``deal="numpy"`` deals them with the vectorized shuffle instead (faster,
+    other tiles). A loaded round's seed is its position in ``states``.
 
     >>> import chickenfoot as cf
     >>> from chickenfoot import batch
@@ -161,6 +165,23 @@ def _round(batch: Batch, fields: dict[str, Any]) -> RoundState:
     )
 
 
+_FINALS: dict[tuple[Any, ...], RoundState] = {}
+"""The finished rounds :func:`to_state` has built, by their arrays' contents (a finished round's never change)."""
+
+
+def _final_round(batch: Batch, game: int, number: int) -> RoundState:
+    """Gets round ``number`` of game ``game`` as it finished, built once per distinct round."""
+    fields = {name: getattr(batch, "final_" + name)[game, number] for name in ROUND_FIELDS}
+    tb = batch.tables
+    key = (tb.rules, tb.players, *(np.asarray(value).tobytes() for value in fields.values()))
+    final = _FINALS.get(key)
+    if final is None:
+        if len(_FINALS) >= 4096:
+            _FINALS.clear()
+        final = _FINALS[key] = _round(batch, fields)
+    return final
+
+
 def to_state(batch: Batch, index: int) -> GameState | RoundState:
     """Gets game ``index`` as the public state :func:`~chickenfoot.apply` would have reached.
 
@@ -190,8 +211,7 @@ def to_state(batch: Batch, index: int) -> GameState | RoundState:
     finished = tb.rules.rounds if batch.game_over[game] else int(batch.round_index[game])
     results = []
     for number in range(finished):
-        fields = {name: getattr(batch, "final_" + name)[game, number] for name in ROUND_FIELDS}
-        final = _round(batch, fields)
+        final = _final_round(batch, game, number)
         scores = tuple(int(score) for score in batch.scores[game, number])
         results.append(RoundResult(double=final.double, scores=scores, went_out=final.went_out, final=final))
     totals = tuple(int(total) for total in batch.totals[game])
