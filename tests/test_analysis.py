@@ -147,6 +147,7 @@ def test_the_omniscient_bot_sees_the_game_not_a_view() -> None:
     assert finished.is_over
 
 
+@pytest.mark.slow
 def test_seeing_every_hand_helps() -> None:
     # With the hands in sight the same search scores less than with them sampled, over a few games.
     rules = cf.Rules.cross(max_pip=6)

@@ -123,6 +123,7 @@ def test_analyse_refuses_what_it_cannot_analyse(capsys: pytest.CaptureFixture[st
     assert "not both" in err
 
 
+@pytest.mark.slow
 def test_hint_in_play_shows_the_analysis(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "play", "--players", "2", *SMALL, "--seed", "3", stdin="hint\nquit\nquit\n")
     assert code == 0, err

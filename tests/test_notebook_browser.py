@@ -24,7 +24,7 @@ from selenium.webdriver.support.ui import Select
 
 from browser import chromium, wait
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -235,6 +235,7 @@ def test_round_and_game_hooks_are_called_with_the_bots_view() -> None:
     assert bot.heard == [("round", 0, number) for number in range(1, rounds + 1)] + [("game", 0, rounds)]
 
 
+@pytest.mark.slow
 def test_program_reports_are_the_same_on_one_and_two_workers() -> None:
     import sys
     from pathlib import Path
