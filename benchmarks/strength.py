@@ -90,7 +90,7 @@ def _comparisons(result: LadderResult, ms: int) -> list[str]:
         text = f"- `{first}` against `{second}`: **{gap}** rating points"
         if comparison.deals:
             text += (
-                f"; at the {comparison.deals} deals they shared, "
+                f"; at the {comparison.deals} deal{'s' if comparison.deals > 1 else ''} they shared, "
                 f"{_cell(comparison.score_difference, comparison.score_low, comparison.score_high, 2)} "
                 f"points a round, ahead in {comparison.first_ahead:.1%} of their rounds"
             )
@@ -98,11 +98,24 @@ def _comparisons(result: LadderResult, ms: int) -> list[str]:
     return lines
 
 
+def _short_run(deals: int) -> list[str]:
+    """Gets the page's warning when ``deals`` is too few to seat every pair of bots twice in 2 players, else none."""
+    full = 2 * math.comb(len(BOTS), 2)
+    if deals >= full:
+        return []
+    return [
+        f"- **Short run**: {deals} deals, not the {full} that seat every pair of bots twice in 2 players (what "
+        "the time allowed): there each pair met at one deal at most, so the 2-player tables have wide "
+        "intervals or none; the head-to-head ladders below carry the comparison of the two searches."
+    ]
+
+
 def _plot(results: dict[tuple[str, int], LadderResult]) -> bool:
     try:
         import matplotlib
 
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.hashsalt"] = "chickenfoot"  # the same ids every run: no churn in the SVG
         import matplotlib.pyplot as plt
     except ImportError:
         print("matplotlib is missing (pip install '.[plot]'): the plot is not redrawn", file=sys.stderr)
@@ -206,6 +219,7 @@ def main() -> int:
         "`time.thread_time`, so the load on the machine does not shorten it); `search:100` gets 100 "
         "simulations a move. A forced move (one legal move) is made at once by every search bot.",
         f"- Deals: {args.deals} per setting, seed {args.seed}, the tables cycling through every group of bots.",
+        *_short_run(args.deals),
         "",
         "## The bots",
         "",

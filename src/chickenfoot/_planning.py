@@ -134,7 +134,7 @@ def _view_world(view: PlayerView) -> World:
 
 
 class SamplerBot:
-    """Searches the round with SO-ISMCTS on the core's integers: the strongest fair bot here (see the strength page).
+    """Searches the round with SO-ISMCTS on the core's integers: well ahead of SearchBot at the same CPU time a move.
 
     Each simulation takes a world from :func:`~chickenfoot.determinize` (the hidden tiles dealt
     consistently with the view and its public history), walks one tree shared by every world
