@@ -1,8 +1,9 @@
 """Builds chickenfoot with its rules core compiled by mypyc where that can be done, pure Python otherwise.
 
-``src/chickenfoot/_core.py`` (the rules as plain typed data), ``src/chickenfoot/_sampling.py``
-(determinize's sampling loops over the same ints) and ``src/chickenfoot/_search.py`` (the search
-bots' tree search over them) are compiled to C extensions when
+The core (``src/chickenfoot/_codes.py``, ``_layout.py``, ``_round.py``, ``_dealing.py``: the rules
+as plain typed data), ``src/chickenfoot/_sampling.py`` and ``_matching.py`` (determinize's sampling
+loops over the same ints) and ``src/chickenfoot/_search.py`` (the search bots' tree search over
+them) are compiled to C extensions when
 
 * the build makes a regular wheel or installs (``pip install .``, ``python -m build``), not an
   editable install: an editable install must run the sources being edited;
@@ -24,7 +25,11 @@ from typing import Any
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-COMPILED = ["src/chickenfoot/_core.py", "src/chickenfoot/_sampling.py", "src/chickenfoot/_search.py"]
+# In import order, as chickenfoot._flavour.COMPILED_MODULES lists them (a test checks the two agree).
+COMPILED = [
+    f"src/chickenfoot/{name}.py"
+    for name in ("_codes", "_layout", "_round", "_dealing", "_matching", "_sampling", "_search")
+]
 EDITABLE_OR_METADATA = {"editable_wheel", "develop", "egg_info", "dist_info", "sdist"}
 
 

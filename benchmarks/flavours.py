@@ -10,7 +10,7 @@ is found)::
 The engines, each imported under its own name in this one process:
 
 * ``compiled``: the installed ``chickenfoot``, if its core is the mypyc-compiled one;
-* ``pure``: this checkout's ``src/chickenfoot``, whose core is the plain ``_core.py``;
+* ``pure``: this checkout's ``src/chickenfoot``, whose core is the plain ``.py`` modules;
 * ``before``: the package at git revision ``--before`` (the engine before the flat core), exported
   with ``git archive``;
 * OpenSpiel's ``python_block_dominoes`` (player actions; chance nodes sampled with

@@ -3,7 +3,8 @@
 mutmut (``pip install -e ".[mutation]"``) changes one small thing at a time in the modules named
 by ``only_mutate`` in ``[tool.mutmut]`` of ``pyproject.toml``: the numpy batch (``batch/``) and
 OpenSpiel's chance layer (``_chance.py``), the statements the conformance suite brought under
-test (the engine's own modules, ``_core.py``, ``_engine.py``, ``_board.py``, ``_deal.py`` and
+test (the engine's own modules, then ``_core.py`` (now ``_codes.py``, ``_layout.py``, ``_round.py``,
+``_dealing.py`` and ``_plans.py``), ``_engine.py``, ``_board.py``, ``_deal.py`` and
 ``_scoring.py``, had their run before; add them back to ``only_mutate`` to run them again). Each
 mutant changes an operator, a constant, a condition, and runs the tests that reach the changed
 function, from the selection in ``[tool.mutmut]`` (the batch's and the chance layer's own
@@ -48,7 +49,7 @@ def mutmut(*args: str, quiet: bool = False) -> str:
 
 
 def module_of(mutant: str) -> str:
-    """Gets the module of a mutant: ``chickenfoot.batch._arrays.x_step__mutmut_3`` is one of ``batch._arrays``."""
+    """Gets the module of a mutant: ``chickenfoot.batch._step.x_step__mutmut_3`` is one of ``batch._step``."""
     return mutant.split(".x", 1)[0]
 
 

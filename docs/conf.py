@@ -36,7 +36,13 @@ extensions = [
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build", "_generated/rules_table.md", "_generated/inventories", "_playground"]
+exclude_patterns = [
+    "_build",
+    "_generated/rules_table.md",
+    "_generated/layers.md",
+    "_generated/inventories",
+    "_playground",
+]
 templates_path: list[str] = []
 html_static_path = ["_static"]
 html_theme = "furo"
@@ -48,7 +54,7 @@ nitpick_ignore = [
     # attrs' generated __init__ parameters and private aliases in hints link nowhere on purpose.
     ("py:class", "chickenfoot._state.History"),
     ("py:class", "History"),
-    ("py:class", "chickenfoot._records.T"),  # from_json's TypeVar: "the type you asked for"
+    ("py:class", "chickenfoot._json_read.T"),  # from_json's TypeVar: "the type you asked for"
     # The option types of Rules are private Literal aliases; the options' docstrings list the values.
     ("py:class", "DealStyle"),
     ("py:class", "DrawnTilePolicy"),

@@ -8,8 +8,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from chickenfoot._board import _NODES
-from chickenfoot._deal import _DEALS
-from chickenfoot._state import _SETTINGS
+from chickenfoot._plans import _DEALS, _SETTINGS
 
 try:
     from chickenfoot.batch._convert import _FINALS

@@ -108,7 +108,9 @@ def test_a_whole_game_follows_the_reference(statement: Any, preset: str, name: s
     _needs(statement)
     rules, players = case_rules(preset, name)
     seed = sum(map(ord, preset + name))
-    summary = conformance.check_games(statement, rules, players, [seed], seed=seed, every_move=_every_move(statement, rules))
+    summary = conformance.check_games(
+        statement, rules, players, [seed], seed=seed, every_move=_every_move(statement, rules)
+    )
     assert (summary.games, summary.finished, summary.rounds) == (1, 1, rules.rounds)
     assert summary.moves > rules.rounds
 

@@ -14,11 +14,11 @@ import sys
 import pytest
 
 import chickenfoot as cf
-from chickenfoot import _core
+from chickenfoot import _round
 
 
 def test_compiled_says_whether_the_core_is_an_extension_module() -> None:
-    assert cf.__compiled__ is (not str(_core.__file__).endswith(".py"))
+    assert cf.__compiled__ is (not str(_round.__file__).endswith(".py"))
 
 
 @pytest.mark.skipif("CHICKENFOOT_EXPECT_COMPILED" not in os.environ, reason="only CI says which flavour it tests")
@@ -28,7 +28,7 @@ def test_the_flavour_under_test_is_the_one_ci_asked_for() -> None:
 
 @pytest.mark.slow
 def test_chickenfoot_pure_loads_the_python_core() -> None:
-    code = "import chickenfoot as cf; print(cf.__compiled__, cf._core.__file__.endswith('_core.py'))"
+    code = "import chickenfoot as cf; print(cf.__compiled__, cf._round.__file__.endswith('_round.py'))"
     env = {**os.environ, "CHICKENFOOT_PURE": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]

@@ -11,7 +11,8 @@ import random
 
 from hypothesis import given, strategies as st
 
-from chickenfoot._sampling import choose, shuffle_fitting
+from chickenfoot._matching import choose
+from chickenfoot._sampling import shuffle_fitting
 
 
 @given(

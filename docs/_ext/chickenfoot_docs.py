@@ -7,7 +7,8 @@ What it adds, and why:
   names is a warning naming the ID, and the build exits non-zero even without ``-W``
   (``-D rules_strict=0`` lets a draft build pass). It also writes one highlighted page per source
   and test file with a link target per line (``#L-123``), so the rules page links to the exact
-  line that names a rule, offline.
+  line that names a rule, offline. And ``_generated/layers.md``, the architecture page's layers,
+  from the import contract in pyproject.toml (:mod:`layers`).
 * the ``{srcline}`` role: ``{srcline}`text <path:line>``` links to such a line.
 * the ``{optional-toctree}`` directive: a toctree that leaves out entries whose page does not
   exist (the interop and performance pages are written on other branches), and with ``:others:``
@@ -28,6 +29,7 @@ import zlib
 from pathlib import Path
 from typing import Any, ClassVar
 
+import layers
 import rulemap
 from docutils import nodes
 from docutils.parsers.rst import Directive, directives
@@ -189,6 +191,7 @@ def generate(app: Sphinx, config: Any) -> None:
 
     generated = srcdir / GENERATED
     _write_if_changed(generated / "rules_table.md", _rules_table(result, repo))
+    _write_if_changed(generated / "layers.md", layers.layer_table(repo / "pyproject.toml"))  # architecture.md
     paths = sorted({loc.path for locs in result.code.values() for loc in locs})
     paths += sorted({ref.location.path for refs in result.tests.values() for ref in refs})
     for path in dict.fromkeys(paths):

@@ -28,6 +28,8 @@ from ._errors import (
     InvalidRecordError as InvalidRecordError,
     RulesError as RulesError,
 )
+from ._json_read import from_json as from_json
+from ._json_write import to_json as to_json
 from ._moves import (
     Draw as Draw,
     Move as Move,
@@ -42,10 +44,8 @@ from ._perft import perft as perft
 from ._records import (
     FORMAT_VERSION as FORMAT_VERSION,
     GameRecord as GameRecord,
-    from_json as from_json,
     record_schema as record_schema,
     replay as replay,
-    to_json as to_json,
 )
 from ._rules import Rules as Rules
 from ._scoring import decide_winners as decide_winners, score_round as score_round

@@ -7,8 +7,8 @@ The board never rescans itself. Two facts keep that cheap:
 * so every other open end has room for exactly one tile (PLAY-2), and the board can index
   those ends by the value they offer.
 
-The rules of placing live in :class:`chickenfoot._core.Round` (a board places a tile as a round
-does); a :class:`Board` holds a core :class:`~chickenfoot._core.Layout` and builds its
+The rules of placing live in :func:`chickenfoot._layout.place_tile` (a board places a tile as a round
+does); a :class:`Board` holds a core :class:`~chickenfoot._layout.Layout` and builds its
 :class:`Node` objects only when someone asks for them.
 """
 
@@ -19,16 +19,17 @@ from typing import Any
 
 import attrs
 
-from . import _core
-from ._core import NONE, Layout, Placed
+from . import _display
+from ._codes import FOOT_TOES as _FOOT_TOES, NONE
 from ._errors import IllegalMoveError, InvalidPositionError
+from ._layout import Layout, Placed, start_layout
 from ._moves import NodeIndex
 from ._rules import MAX_ARMS
 from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile, full_set
 
 __all__ = ["FOOT_TOES", "Board", "Node", "board_of", "misfit", "placed"]
 
-FOOT_TOES = _core.FOOT_TOES  # FOOT-1
+FOOT_TOES = _FOOT_TOES  # FOOT-1
 
 TILES = full_set(MAX_SUPPORTED_PIP)
 """Every tile, by its index (the core's tile number)."""
@@ -247,15 +248,11 @@ class Board(_BoardFields):
 
     def __str__(self) -> str:
         """Writes the layout as a tree (see :func:`chickenfoot.render.render_text`)."""
-        from .render import render_text  # late: render imports this module
-
-        return render_text(self)
+        return _display.text(self)
 
     def _repr_svg_(self) -> str:
         """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
-        from .svg import render_svg  # late: svg imports this module
-
-        return render_svg(self)
+        return _display.svg(self)
 
 
 def misfit(board: Board, tile: Tile, onto: NodeIndex) -> IllegalMoveError | None:
@@ -336,7 +333,7 @@ def placed(center: Tile, placements: Sequence[tuple[Tile, int | None]], arms: in
         raise InvalidPositionError(f"a center takes 1 to {MAX_ARMS} arms (OPEN-1), got {arms}")
     if not center.is_double:
         raise InvalidPositionError(f"the center {center} is not a double")
-    board = board_of(_core.start_layout(center.index, arms))
+    board = board_of(start_layout(center.index, arms))
     seen = {center: 0}
     for number, (tile, parent) in enumerate(placements, start=1):
         if tile in seen:

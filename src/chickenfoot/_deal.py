@@ -1,44 +1,26 @@
 """Dealing a round, as a pure function of (rules, players, seed, round) (DEAL-2).
 
-The shuffle and the deal itself are in :class:`chickenfoot._core.Deal`; this module checks the
-arguments, reads the rules into one, and offers the deal's steps on tiles to the OpenSpiel
-chance layer, which deals one tile at a time.
+The shuffle and the deal itself are in :class:`chickenfoot._dealing.Deal`, read from the rules
+by :func:`chickenfoot._plans.deal_for`; this module checks the arguments and offers the deal's
+steps on tiles to the OpenSpiel chance layer, which deals one tile at a time.
 """
 
 from __future__ import annotations
 
-from . import _core
+from . import _dealing
 from ._board import Board
-from ._core import NONE, Deal
+from ._codes import HIGH, LOW, NONE
 from ._errors import RulesError
+from ._plans import deal_for
 from ._rules import Rules, check_seed
-from ._state import PlayerIndex, RoundState, round_of, settings_for
+from ._state import PlayerIndex, RoundState, round_of
 from ._tiles import Tile
 
-__all__ = ["deal_for", "deal_round", "find_center", "open_round", "round_rng", "setup_seat", "starter_seat"]
+__all__ = ["deal_round", "find_center", "open_round", "round_rng", "setup_seat", "starter_seat"]
 
-round_rng = _core.round_rng
-starter_seat = _core.starter_seat
-setup_seat = _core.setup_seat
-
-_DEALS: dict[tuple[Rules, int], Deal] = {}
-
-
-def deal_for(rules: Rules, players: int) -> Deal:
-    """Gets how ``players`` are dealt under ``rules``, checking they can be (DEAL-1)."""
-    deal = _DEALS.get((rules, players))
-    if deal is None:
-        rules.check_players(players)  # DEAL-1
-        deal = _DEALS[rules, players] = Deal(
-            settings_for(rules),
-            players,
-            rules.deal == "trains",
-            rules.hand_size_for(players),
-            rules.arms_for(players),
-            rules.reserve_for(players),
-            rules.center_fallback == "highest_double",
-        )
-    return deal
+round_rng = _dealing.round_rng
+starter_seat = _dealing.starter_seat
+setup_seat = _dealing.setup_seat
 
 
 def deal_round(rules: Rules, players: int, seed: int, round_index: int) -> RoundState:
@@ -94,5 +76,5 @@ def find_center(rules: Rules, hands: list[list[Tile]], double: Tile) -> tuple[Ti
     either means drawing for the round's double, as in DEAL-B2.
     """
     indexes = [[tile.index for tile in hand] for hand in hands]
-    center, holder = _core.find_center(indexes, double.index, rules.center_fallback == "highest_double")
-    return Tile(_core.HIGH[center], _core.LOW[center]), None if holder == NONE else holder
+    center, holder = _dealing.find_center(indexes, double.index, rules.center_fallback == "highest_double")
+    return Tile(HIGH[center], LOW[center]), None if holder == NONE else holder

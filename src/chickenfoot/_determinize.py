@@ -64,12 +64,14 @@ from __future__ import annotations
 
 import random
 
-from . import _core
 from ._board import Board, board_of
-from ._core import DRAW, NONE, PASS, replaced, round_on, start_layout
+from ._codes import DRAW, NONE, PASS, is_play, replaced, tile_index
+from ._dealing import round_on
 from ._errors import InvalidRecordError
+from ._layout import start_layout
 from ._moves import Draw, Pass, Play
 from ._outcome import Outcome
+from ._plans import settings_for
 from ._sampling import (
     History,
     Slots,
@@ -81,7 +83,7 @@ from ._sampling import (
     unseen_tiles,
     weighted_sample,
 )
-from ._state import GameState, RoundResult, RoundState, round_of, settings_for
+from ._state import GameState, RoundResult, RoundState, round_of
 from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
 
@@ -122,7 +124,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         # above the center, so those were in the yard at the deal.
         undealt = 0
         for value in range(center + 1, double + 1):
-            undealt |= 1 << _core.tile_index(value, value)
+            undealt |= 1 << tile_index(value, value)
         for player in seats:
             player.undealt = undealt
     for seat, player in enumerate(seats):
@@ -185,7 +187,7 @@ def _read_history(view: PlayerView) -> History:
             if type(tile) is not Tile or type(onto) is not int or onto < 0:
                 malformed = InvalidRecordError(f"history entry {time} ({move!r}) is not a play onto the board")
                 break
-            codes.append(onto << 8 | tile.index)  # _core.play(tile.index, onto), spelled out in the loop
+            codes.append(onto << 8 | tile.index)  # _codes.play(tile.index, onto), spelled out in the loop
         elif type(move) is Draw:
             codes.append(DRAW)
         elif type(move) is Pass:
@@ -197,7 +199,7 @@ def _read_history(view: PlayerView) -> History:
     rules, board = view.rules, view.board
     # The board before the history: the center, or the nodes of a position set up by hand, which
     # no move of the history placed (the history's plays are the board's last nodes).
-    set_up = len(board) - sum(1 for code in codes if code & 255 < PASS)
+    set_up = len(board) - sum(1 for code in codes if is_play(code))
     if set_up < 1:
         raise InvalidRecordError("the view's history has more plays than its board has nodes")
     layout = start_layout(board.center.index, board.arms)
@@ -233,15 +235,11 @@ def _replay(
     rules = view.rules
     start = round_on(
         settings_for(rules),
-        hands,
-        stock,
         history.start,
-        first if first is not None else 0,
-        view.reserve,
-        NONE,
-        False,
-        NONE,
-        None,
+        hands=hands,
+        yard=stock,
+        current=first if first is not None else 0,
+        reserve=view.reserve,
     )
     core = replay(start, history.codes)  # None if this deal would have ended the round earlier, or blocked a move
     if core is None or core.over != view.is_over:
@@ -250,7 +248,16 @@ def _replay(
     if sorted(mine) != sorted(core.hands[view.player]):
         raise InvalidRecordError("the viewer's hand does not match their history")  # pragma: no cover
     hands = replaced(core.hands, view.player, mine)
-    core = core.moved(core.setup, hands, core.yard, core.current, core.drawn, core.over, core.went_out, core.log)
+    core = core.moved(
+        core.setup,
+        hands=hands,
+        yard=core.yard,
+        current=core.current,
+        drawn=core.drawn,
+        over=core.over,
+        went_out=core.went_out,
+        log=core.log,
+    )
     return round_of(core)
 
 

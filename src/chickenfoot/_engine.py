@@ -2,7 +2,7 @@
 
 Both accept a :class:`GameState` or a :class:`RoundState`; ``apply`` returns a new state of the
 same kind and never changes its input. The rules themselves are read in
-:mod:`chickenfoot._core`; this module checks what callers pass, explains refusals, and closes
+:mod:`chickenfoot._round`; this module checks what callers pass, explains refusals, and closes
 rounds into games.
 """
 
@@ -11,10 +11,12 @@ from __future__ import annotations
 from typing import NoReturn, TypeVar, overload
 
 from ._board import misfit
-from ._core import NONE, Game, Round
-from ._deal import deal_for
+from ._codes import NONE
+from ._dealing import Game
 from ._errors import IllegalMoveError
 from ._moves import Draw, Move, Pass, Play
+from ._plans import deal_for
+from ._round import Round
 from ._rules import Rules, check_seed
 from ._scoring import close_round, decide_winners
 from ._state import MOVES, GameState, RoundState, _set_game, game_of, move_code, round_of
@@ -38,7 +40,9 @@ def new_game(rules: Rules, players: int, seed: int = 0) -> GameState:
         raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
     check_seed(seed)  # an int (TypeError), of at most 256 bits (RulesError)
     deal = deal_for(rules, players)
-    return _settled(deal.deal(seed, 0, Game(deal, seed, 0, (0,) * players, (), ())))
+    return _settled(
+        deal.deal(seed, 0, Game(deal, seed=seed, round_index=0, totals=(0,) * players, results=(), winners=()))
+    )
 
 
 # -- move generation ------------------------------------------------------------------------
@@ -151,7 +155,7 @@ def _settled(core: Round) -> GameState:
     (ROUND-1); a round dealt blocked (END-2, with contrived options only) ends as it is dealt.
     """
     while core.over:
-        game = core.setup.game
+        game: Game | None = core.setup.game
         assert game is not None  # the round of a GameState
         final = round_of(core)
         result, totals = close_round(game.totals, final)
@@ -159,12 +163,17 @@ def _settled(core: Round) -> GameState:
         deal = game.deal
         rules: Rules = deal.settings.public
         if len(results) == deal.settings.rounds:  # ROUND-1: that was the last round
-            over = Game(deal, game.seed, game.round_index, totals, results, decide_winners(rules, totals, results))
+            winners = decide_winners(rules, totals, results)
+            over = Game(
+                deal, seed=game.seed, round_index=game.round_index, totals=totals, results=results, winners=winners
+            )
             last = core.with_game(over)
             last.public().state = final
             return game_of(last)
         index = game.round_index + 1
-        core = deal.deal(game.seed, index, Game(deal, game.seed, index, totals, results, ()))
+        core = deal.deal(
+            game.seed, index, Game(deal, seed=game.seed, round_index=index, totals=totals, results=results, winners=())
+        )
     return game_of(core)
 
 

@@ -23,19 +23,16 @@ import os
 import pickle
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal, TypeAlias
 
 import attrs
 
 from . import supervisor
-from ._core import shuffle
+from ._dealing import shuffle
 from ._errors import BotSpecError
-from ._rating import Wins, fit
-from ._rules import Rules
-from .bots import bot_name, check_spec
-from .tournament import (
+from ._ladder_rating import _analysis, _interval, _resample
+from ._matches import (
     Backend,
     Entrant,
     GameOutcome,
@@ -47,6 +44,8 @@ from .tournament import (
     _play_task,
     _Task,
 )
+from ._rules import Rules
+from .bots import bot_name, check_spec
 
 __all__ = ["Comparison", "LadderGame", "LadderResult", "Rating", "Seating", "Unit", "cheats", "ladder"]
 
@@ -321,6 +320,55 @@ def ladder(
     """
     rules = Rules.trains() if rules is None else rules
     entries = tuple(bots)
+    names = _checked_names(entries, deals, rules, players, seating, workers, backend)
+    header = _log_header(rules, players, names, seed, seating)
+    path = None if log is None else Path(log)
+    done = {} if path is None else _read_log(path, header)
+    schedule = list(_schedule(len(entries), players, seed, seating, deals))
+    todo = [key for key in schedule if key not in done]
+    tag = supervisor.new_tag()
+    tasks = (_task(rules, entries, seed, deal, seats, tag) for deal, seats in todo)
+    outcomes = _outcomes(entries, tasks, len(todo), workers, backend, address)
+    try:
+        _collect(
+            zip(todo, outcomes, strict=True), done, path, header, progress, len(schedule) - len(todo), len(schedule)
+        )
+    finally:
+        supervisor.sweep(tag)  # whatever a killed worker left behind, as a tournament does
+    games = tuple(done[key] for key in schedule)
+    return LadderResult(
+        rules=rules,
+        players=players,
+        bots=names,
+        cheating=tuple(map(cheats, entries)),
+        seed=seed,
+        seating=seating,
+        games=games,
+    )
+
+
+def _log_header(rules: Rules, players: int, names: tuple[str, ...], seed: int, seating: Seating) -> dict[str, Any]:
+    """Gets the first line of a ladder's log: what its games depend on, so a resumed ladder matches it."""
+    return {
+        "chickenfoot-ladder": _FORMAT,
+        "rules": attrs.asdict(rules),
+        "players": players,
+        "bots": list(names),
+        "seed": seed,
+        "seating": seating,
+    }
+
+
+def _checked_names(
+    entries: tuple[Entrant, ...],
+    deals: int,
+    rules: Rules,
+    players: int,
+    seating: Seating,
+    workers: int | None,
+    backend: Backend,
+) -> tuple[str, ...]:
+    """Checks a ladder's arguments, saying what is wrong with the first that is; gets the bots' names."""
     for at, entry in enumerate(entries):
         _check_entrant(at, entry)
     names = tuple(bot_name(entry) for entry in entries)
@@ -338,41 +386,19 @@ def ladder(
         raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    header = {
-        "chickenfoot-ladder": _FORMAT,
-        "rules": attrs.asdict(rules),
-        "players": players,
-        "bots": list(names),
-        "seed": seed,
-        "seating": seating,
-    }
-    path = None if log is None else Path(log)
-    done = {} if path is None else _read_log(path, header)
-    schedule = list(_schedule(len(entries), players, seed, seating, deals))
-    todo = [key for key in schedule if key not in done]
-    tag = supervisor.new_tag()
-    tasks = (_task(rules, entries, seed, deal, seats, tag) for deal, seats in todo)
-    total = len(schedule)
-    reached = len(schedule) - len(todo)
+    return names
 
-    def record(key: tuple[int, tuple[int, ...]], outcome: GameOutcome) -> None:
-        nonlocal reached
-        game = LadderGame(
-            deal=key[0],
-            seating=key[1],
-            round_scores=outcome.round_scores,
-            totals=outcome.totals,
-            winners=outcome.winners,
-            faults=tuple(report.fault_count + report.stopped for report in outcome.reports),
-        )
-        done[key] = game
-        if sink is not None:
-            sink.write(json.dumps(attrs.asdict(game)) + "\n")
-            sink.flush()
-        reached += 1
-        if progress is not None:
-            progress(reached, total)
 
+def _collect(
+    finished: Iterable[tuple[tuple[int, tuple[int, ...]], GameOutcome]],
+    done: dict[tuple[int, tuple[int, ...]], LadderGame],
+    path: Path | None,
+    header: dict[str, Any],
+    progress: Progress | None,
+    reached: int,
+    total: int,
+) -> None:
+    """Records each finished game in ``done``, and appends it to the log at ``path`` (if any) as it comes."""
     sink = None
     if path is not None:
         fresh = not path.exists() or path.stat().st_size == 0
@@ -380,21 +406,28 @@ def ladder(
         if fresh:
             sink.write(json.dumps(header) + "\n")
     try:
-        for key, outcome in zip(todo, _outcomes(entries, tasks, len(todo), workers, backend, address), strict=True):
-            record(key, outcome)
+        for key, outcome in finished:
+            game = done[key] = _ladder_game(key, outcome)
+            if sink is not None:
+                sink.write(json.dumps(attrs.asdict(game)) + "\n")
+                sink.flush()
+            reached += 1
+            if progress is not None:
+                progress(reached, total)
     finally:
-        supervisor.sweep(tag)  # whatever a killed worker left behind, as a tournament does
         if sink is not None:
             sink.close()
-    games = tuple(done[key] for key in schedule)
-    return LadderResult(
-        rules=rules,
-        players=players,
-        bots=names,
-        cheating=tuple(map(cheats, entries)),
-        seed=seed,
-        seating=seating,
-        games=games,
+
+
+def _ladder_game(key: tuple[int, tuple[int, ...]], outcome: GameOutcome) -> LadderGame:
+    """Gets the ladder's record of one finished game: its deal and seating, and the scores and faults by seat."""
+    return LadderGame(
+        deal=key[0],
+        seating=key[1],
+        round_scores=outcome.round_scores,
+        totals=outcome.totals,
+        winners=outcome.winners,
+        faults=tuple(report.fault_count + report.stopped for report in outcome.reports),
     )
 
 
@@ -471,112 +504,3 @@ def _read_log(path: Path, header: dict[str, Any]) -> dict[tuple[int, tuple[int, 
             raise ValueError(f"{path}, line {number}: not a game of a ladder log") from None
         done[game.deal, game.seating] = game
     return done
-
-
-# -- rating ----------------------------------------------------------------------------------
-
-
-class _Deal:
-    """What one deal's games say, summed: pairwise wins, and each bot's scores, wins and faults."""
-
-    def __init__(self, bots: int, games: list[LadderGame], unit: Unit) -> None:
-        self.seated = set(games[0].seating)
-        self.wins: Wins = [[0.0] * bots for _ in range(bots)]
-        self.score = [0.0] * bots  # round scores summed
-        self.rounds = [0] * bots  # seat-rounds played
-        self.won = [0.0] * bots  # game wins (shared wins split)
-        self.games = [0] * bots
-        self.faults = [0] * bots
-        for game in games:
-            results = [game.totals] if unit == "game" else list(game.round_scores)
-            for first, second in itertools.combinations(range(len(game.seating)), 2):
-                a, b = game.seating[first], game.seating[second]
-                for scores in results:
-                    if scores[first] < scores[second]:
-                        self.wins[a][b] += 1
-                    elif scores[first] > scores[second]:
-                        self.wins[b][a] += 1
-                    else:
-                        self.wins[a][b] += 0.5
-                        self.wins[b][a] += 0.5
-            for seat, bot in enumerate(game.seating):
-                self.score[bot] += sum(scores[seat] for scores in game.round_scores)
-                self.rounds[bot] += len(game.round_scores)
-                self.won[bot] += (seat in game.winners) / len(game.winners)
-                self.games[bot] += 1
-                self.faults[bot] += game.faults[seat] if game.faults else 0
-
-    def difference(self, a: int, b: int) -> float:
-        """Gets bot ``a``'s mean round score minus bot ``b``'s at this deal."""
-        return self.score[a] / self.rounds[a] - self.score[b] / self.rounds[b]
-
-
-class _Analysis:
-    """The fit of a ladder's games, and its bootstrap samples."""
-
-    def __init__(self, result: LadderResult, unit: Unit, anchor: int, samples: int) -> None:
-        bots = len(result.bots)
-        by_deal: dict[int, list[LadderGame]] = {}
-        for game in result.games:
-            by_deal.setdefault(game.deal, []).append(game)
-        self.deals = [_Deal(bots, games, unit) for games in by_deal.values()]
-        self.games = [sum(deal.games[bot] for deal in self.deals) for bot in range(bots)]
-        self.wins = [sum(deal.won[bot] for deal in self.deals) for bot in range(bots)]
-        self.faults = [sum(deal.faults[bot] for deal in self.deals) for bot in range(bots)]
-        self.scores = _scores(self.deals, bots)
-        self.ratings = fit(_wins(self.deals, bots), anchor) if self.deals else [math.nan] * bots
-        self.samples: list[list[float]] = []
-        self.score_samples: list[list[float]] = [[] for _ in range(bots)]
-        rng = random.Random(f"chickenfoot-ladder/bootstrap/{result.seed}")
-        for _ in range(samples if len(self.deals) > 1 else 0):
-            drawn = _resample(self.deals, rng)
-            self.samples.append(fit(_wins(drawn, bots), anchor, start=self.ratings))
-            for bot, score in enumerate(_scores(drawn, bots)):
-                self.score_samples[bot].append(score)
-
-
-def _resample(deals: list[_Deal], rng: random.Random) -> list[_Deal]:
-    """Draws a bootstrap sample: as many deals as there are, with replacement."""
-    return [deals[rng.randrange(len(deals))] for _ in deals]
-
-
-@lru_cache(maxsize=16)
-def _analysis(result: LadderResult, unit: Unit, anchor: int, samples: int) -> _Analysis:
-    return _Analysis(result, unit, anchor, samples)
-
-
-def _wins(deals: list[_Deal], bots: int) -> Wins:
-    wins = [[0.0] * bots for _ in range(bots)]
-    for deal in deals:
-        for a in deal.seated:
-            row, mine = wins[a], deal.wins[a]
-            for b in deal.seated:
-                row[b] += mine[b]
-    return wins
-
-
-def _scores(deals: list[_Deal], bots: int) -> list[float]:
-    scores = []
-    for bot in range(bots):
-        rounds = sum(deal.rounds[bot] for deal in deals)
-        scores.append(sum(deal.score[bot] for deal in deals) / rounds if rounds else math.nan)
-    return scores
-
-
-def _interval(samples: list[float]) -> tuple[float, float]:
-    """Gets the 2.5th and 97.5th percentiles of ``samples``, NaN when there are none.
-
-    A bootstrap sample that left a bot out (or cut it off from the anchor) gives it no rating;
-    the interval is over the others, unless they are more than 2.5% of all: then it is NaN.
-    """
-    defined = sorted(value for value in samples if math.isfinite(value))
-    if not defined or len(defined) < 0.975 * len(samples):
-        return math.nan, math.nan
-    last = len(defined) - 1
-    return _percentile(defined, 0.025 * last), _percentile(defined, 0.975 * last)
-
-
-def _percentile(ordered: list[float], at: float) -> float:
-    below = math.floor(at)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (at - below)

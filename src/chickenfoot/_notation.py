@@ -259,6 +259,21 @@ def read_round(
     return state
 
 
+def _status(status: str) -> tuple[Termination | None, int | None]:
+    """Reads a position's status field: how the round ended (``None`` in play), and who went out."""
+    if status == "play":
+        return None, None
+    if status == "blocked":
+        return Termination.BLOCKED, None
+    if status == "unfillable":
+        return Termination.UNFILLABLE_FOOT, None
+    if status.startswith("out"):
+        return Termination.WENT_OUT, _int(status[3:], "the player who went out")
+    raise InvalidRecordError(
+        f"status must be 'play', 'blocked', 'unfillable' or 'out' and a seat, like 'out2'; got {status!r}"
+    )
+
+
 def parse_position(text: str, *, strict: bool = False) -> RoundState:
     """Reads a round from the position notation (see the module docs): any well-formed position.
 
@@ -307,17 +322,5 @@ def parse_position(text: str, *, strict: bool = False) -> RoundState:
         tile = _tile(f"{match[1]}-{match[2]}", f"board node {number}", max_pip)
         nodes.append((tile, int(match[3])))
     board = build_board(nodes, arms, max_pip)
-    went_out = None
-    if status == "play":
-        marked = None
-    elif status == "blocked":
-        marked = Termination.BLOCKED
-    elif status == "unfillable":
-        marked = Termination.UNFILLABLE_FOOT
-    elif status.startswith("out"):
-        marked, went_out = Termination.WENT_OUT, _int(status[3:], "the player who went out")
-    else:
-        raise InvalidRecordError(
-            f"status must be 'play', 'blocked', 'unfillable' or 'out' and a seat, like 'out2'; got {status!r}"
-        )
+    marked, went_out = _status(status)
     return read_round(rules, hands, yard, board, current, drawn, reserve, (), marked, went_out, strict=strict)

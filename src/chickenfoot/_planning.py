@@ -18,14 +18,14 @@ from typing import TypeAlias
 
 import attrs
 
-from . import _core
-from ._core import NONE, Round, round_on
-from ._deal import deal_for
+from ._codes import NONE, code_onto
+from ._dealing import round_on, shuffle
 from ._determinize import determinize
 from ._moves import Move
-from ._scoring import winners_by_scores
+from ._plans import deal_for, settings_for, winners_by_scores
+from ._round import Round
 from ._search import Node, Searcher
-from ._state import MOVES, GameState, move_code, settings_for
+from ._state import MOVES, GameState, move_code
 from ._views import PlayerView
 
 __all__ = ["Analysis", "MoveAnalysis", "OmniscientBot", "SamplerBot", "analyse"]
@@ -40,6 +40,21 @@ _DOUBLE_BONUS = 12
 _WORLDS = 32
 _PER_WORLD = 8  # simulations per new world: a sample costs several simulations, so a short search takes fewer
 _SIMULATIONS = 1000
+
+
+def _moves(view: PlayerView) -> tuple[Move, ...]:
+    """Gets the view's legal moves, refusing a view in which its player has no move to make."""
+    if not view.legal_moves:
+        raise ValueError(
+            f"player {view.player} has no move to make in this view (it is not their turn, or the game is over): "
+            "ask a bot only for the player to move"
+        )
+    return view.legal_moves
+
+
+def _view_rng(seed: int, view: PlayerView) -> random.Random:
+    # A string seed is hashed with SHA-512 by `random`, the same on every machine and process.
+    return random.Random(f"{seed}/{view.player}/{view.round_index}/{len(view.history)}/{sum(view.totals)}")
 
 
 def _check_budget(simulations: int, seconds: float | None) -> None:
@@ -96,7 +111,7 @@ def _view_world(view: PlayerView) -> World:
 
     def deal(rng: random.Random) -> Round:
         tiles = list(unseen)
-        _core.shuffle(rng, tiles)
+        shuffle(rng, tiles)
         hands: list[tuple[int, ...]] = []
         at = 0
         for seat, size in enumerate(view.hand_sizes):
@@ -106,7 +121,13 @@ def _view_world(view: PlayerView) -> World:
                 hands.append(tuple(tiles[at : at + size]))
                 at += size
         return round_on(
-            settings, tuple(hands), tuple(tiles[at:]), layout, current, view.reserve, drawn, False, NONE, None
+            settings,
+            layout,
+            hands=tuple(hands),
+            yard=tuple(tiles[at:]),
+            current=current,
+            reserve=view.reserve,
+            drawn=drawn,
         )
 
     return deal
@@ -151,8 +172,6 @@ class SamplerBot:
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns the most visited move at the root after the search."""
-        from .bots import _moves, _view_rng
-
         moves = _moves(view)
         if len(moves) == 1:
             return moves[0]
@@ -205,7 +224,6 @@ class OmniscientBot:
     def see(self, game: GameState) -> Move:
         """Returns the move to make in ``game``, seeing every hand (the player to move's turn)."""
         from ._views import observe
-        from .bots import _moves, _view_rng
 
         view = observe(game, game.current_player) if game.current_player is not None else None
         if view is None:
@@ -218,8 +236,17 @@ class OmniscientBot:
 
         def world(rng: random.Random) -> Round:
             yard = list(true.yard)
-            _core.shuffle(rng, yard)
-            return true.moved(true.setup, true.hands, tuple(yard), true.current, true.drawn, False, NONE, true.log)
+            shuffle(rng, yard)
+            return true.moved(
+                true.setup,
+                hands=true.hands,
+                yard=tuple(yard),
+                current=true.current,
+                drawn=true.drawn,
+                over=False,
+                went_out=NONE,
+                log=true.log,
+            )
 
         searcher, _ = _search(world, rng, self.simulations, self.seconds, self.worlds)
         return _most_visited(moves, searcher.root)
@@ -288,8 +315,6 @@ def analyse(
 
     Raises :class:`ValueError` if it is not the view's player's turn.
     """
-    from .bots import _moves, _view_rng
-
     if simulations is not None and seconds is not None:
         raise ValueError("give analyse a budget of simulations or of seconds, not both")
     budget = 2000 if simulations is None else simulations
@@ -343,5 +368,5 @@ def _line(node: Node | None, code: int) -> tuple[Move, ...]:
         if node.visits < 2:
             break
         codes.append(code)
-    table = MOVES.onto_nodes(max(code >> 8 for code in codes) + 1)
+    table = MOVES.onto_nodes(max(code_onto(code) for code in codes) + 1)
     return tuple(table[code] for code in codes)

@@ -6,7 +6,7 @@ the exact sampler's proposals, runs the weighted placement and deals and replays
 It is plain typed Python (no attrs), so ``pip install .`` compiles it with mypyc along with the
 core; it runs unchanged as ordinary Python.
 
-A tile is its index in the set, as in :mod:`chickenfoot._core` (``HIGH``, ``LOW`` and
+A tile is its index in the set, as in :mod:`chickenfoot._codes` (``HIGH``, ``LOW`` and
 ``VALUES_MASK`` read it back); a set of tiles is an int with a bit per tile index.
 """
 
@@ -14,27 +14,15 @@ from __future__ import annotations
 
 import heapq
 import random
-from bisect import bisect_right
 from collections.abc import Callable
-from itertools import accumulate
 from typing import Final, TypeAlias, TypeVar
 
-from ._core import (
-    BOARD_ONLY,
-    DRAW,
-    HALVES,
-    HIGH,
-    LOW,
-    MAX_PIP,
-    NONE,
-    PASS,
-    VALUES_MASK,
-    Layout,
-    Round,
-    round_on,
-    shuffle,
-)
+from ._codes import DRAW, HALVES, HIGH, LOW, MAX_PIP, NONE, PASS, VALUES_MASK, code_onto, code_tile, is_play, tile_text
+from ._dealing import round_on, shuffle
 from ._errors import InvalidRecordError
+from ._layout import Layout
+from ._matching import TileMatching
+from ._round import BOARD_ONLY, Round
 
 __all__ = [
     "History",
@@ -59,15 +47,16 @@ Slots: TypeAlias = list[list[list[int]]]
 
 Sample = TypeVar("Sample")
 
+ANY_VALUE: Final = -1
+"""A value mask with every bit set: a draw whose tile the history does not constrain (``Seat.must_fit``)."""
+
+ANY_TILE: Final = -1
+"""A tile set with every bit set: any tile (what :func:`carrying` gives for :data:`ANY_VALUE`)."""
+
 CARRYING: Final[list[int]] = [
     sum(1 << tile for tile in range(len(VALUES_MASK)) if VALUES_MASK[tile] >> value & 1) for value in range(MAX_PIP + 1)
 ]
 """The tiles carrying each pip value."""
-
-
-def tile_text(tile: int) -> str:
-    """Writes ``tile`` as in notation, ``HIGH-LOW``."""
-    return f"{HIGH[tile]}-{LOW[tile]}"
 
 
 class Seat:
@@ -86,7 +75,7 @@ class Seat:
         """Tells whether slot ``index`` may hold ``tile``, as far as that slot alone says."""
         if index == 0 and self.undealt >> tile & 1:
             return False
-        return VALUES_MASK[tile] & self.must_fit.get(self.slot_times[index], -1) != 0
+        return VALUES_MASK[tile] & self.must_fit.get(self.slot_times[index], ANY_VALUE) != 0
 
     def first_slot_from(self, moment: int) -> int:
         """Gets the index of the first slot acquired at ``moment`` or later (the number of slots if none).
@@ -153,8 +142,8 @@ def read_history(
     """
     seats = [Seat() for _ in range(players)]
     history = History(codes, movers, seats, {}, layout)
-    plays = tuple([code & 255 for code in codes if code & 255 < PASS])
-    board = round_on(BOARD_ONLY, (plays,), (), layout, 0, 0, NONE, False, NONE, None)
+    plays = tuple([code_tile(code) for code in codes if is_play(code)])
+    board = round_on(BOARD_ONLY, layout, hands=(plays,), yard=(), current=0, reserve=0)
     open_seat, open_time = NONE, NONE  # the player and time of the last draw this turn
     draws_left = codes.count(DRAW)
     for time in range(len(codes)):
@@ -177,7 +166,7 @@ def read_history(
                 player.must_fit[open_time] = mask
             open_seat, open_time = NONE, NONE
         else:
-            tile, onto = code & 255, code >> 8
+            tile, onto = code_tile(code), code_onto(code)
             high, low = HALVES[tile]
             if onto >= board.size or not (board.accepts(high, onto) or board.accepts(low, onto)):
                 history.unfit = time
@@ -190,13 +179,17 @@ def read_history(
             board = board.after(code)
             open_seat, open_time = NONE, NONE
     history.layout = board.layout()
-    # Draws played at once leave no slot: drop them, renumbering the rest.
+    _drop_identified(seats, history.identified)
+    return history
+
+
+def _drop_identified(seats: list[Seat], identified: dict[int, int]) -> None:
+    """Drops the slots of draws played at once (they hold a known tile), renumbering the rest."""
     for player in seats:
-        kept = [at for at, time in enumerate(player.slot_times) if time not in history.identified]
+        kept = [at for at, time in enumerate(player.slot_times) if time not in identified]
         player.slot_times = [player.slot_times[at] for at in kept]
         player.slot_caps = [player.slot_caps[at] for at in kept]
         player.slot_of_draw = {time: at for at, time in enumerate(player.slot_times) if time != BEFORE_ROUND}
-    return history
 
 
 def windows(seats: list[Seat], viewer: int, hand: list[int], unseen: list[int], max_pip: int) -> list[list[int]]:
@@ -235,9 +228,9 @@ def windows(seats: list[Seat], viewer: int, hand: list[int], unseen: list[int], 
 
 
 def carrying(values: int) -> int:
-    """Gets the tiles carrying one of ``values`` (a bit per pip value), any tile if ``values`` is -1."""
-    if values == -1:
-        return -1
+    """Gets the tiles carrying one of ``values`` (a bit per pip value): :data:`ANY_TILE` for :data:`ANY_VALUE`."""
+    if values == ANY_VALUE:
+        return ANY_TILE
     tiles = 0
     for value in range(len(CARRYING)):
         if values >> value & 1:
@@ -291,7 +284,7 @@ def exact_sample(
     the other hands' room and the yard, and each seat's tiles shuffled over its slots. A proposal
     is kept only if it fits the history and ``replay`` accepts it (gets a sample, not ``None``),
     so what is kept is uniform over the consistent pasts, exactly the target (rejection
-    sampling). The viewer's own tiles (``hand``, ``drawn`` the one drawn this turn or -1) are the
+    sampling). The viewer's own tiles (``hand``, ``drawn`` the one drawn this turn or :data:`NONE`) are the
     same in every past, so their arrangement is drawn by its own rejection loop, which leaves the
     result exact.
     """
@@ -301,30 +294,8 @@ def exact_sample(
     room = [sum(player.slot_caps) - len(tiles) for player, tiles in zip(seats, known, strict=True)]
     if room[viewer] != 0 or any(left < 0 for left in room):
         return None
-    # What each position of a seat's arrangement (its slots in order, by capacity) may hold.
-    fitting: list[list[int]] = []
-    for seat, (player, window) in enumerate(zip(seats, found, strict=True)):
-        by_slot = [
-            tiles & carrying(player.must_fit.get(time, -1))  # as Seat.allows reads it
-            for tiles, time in zip(window, player.slot_times, strict=True)
-        ]
-        by_slot[0] &= ~player.undealt
-        if seat == viewer and drawn >= 0:
-            by_slot[-1] &= 1 << drawn  # the viewer's drawn tile came with their last draw
-        fitting.append([tiles for tiles, cap in zip(by_slot, player.slot_caps, strict=True) for _ in range(cap)])
-    # Where each unseen tile may go, checked as the proposal is drawn (an early no): a seat with
-    # one slot takes what that slot may hold, a seat with draws any tile some slot of it may hold.
-    shares: list[int] = []
-    for seat, player in enumerate(seats):
-        if room[seat]:
-            share = 0
-            if len(player.slot_caps) == 1:
-                share = fitting[seat][0]
-            else:
-                for slot_tiles in found[seat]:
-                    share |= slot_tiles
-            shares += [share] * room[seat]
-
+    fitting = _fitting(seats, found, viewer, drawn)
+    shares = _shares(seats, found, fitting, room)
     uniform = rng.random
     pool = list(unseen)
     hidden = sum(room)
@@ -339,24 +310,71 @@ def exact_sample(
         slots: Slots = []
         while own is not None and len(slots) < len(seats) and budget > 0:
             budget -= 1
-            if not shuffle_fitting(pool, shares, uniform):
-                continue
-            start = 0
-            for seat, player in enumerate(seats):
-                if seat == viewer:
-                    slots.append(own)
-                    continue
-                tiles = known[seat] + pool[start : start + room[seat]]
-                start += room[seat]
-                if not shuffle_fitting(tiles, fitting[seat], uniform):
-                    slots = []
-                    break
-                slots.append(cut(tiles, player.slot_caps))
+            if shuffle_fitting(pool, shares, uniform):
+                slots = _deal_pool(seats, viewer, own, known, pool, room, fitting, uniform)
         if len(slots) == len(seats):
             sample = replay(slots, pool[hidden:])
             if sample is not None:
                 return sample
     return None
+
+
+def _fitting(seats: list[Seat], found: list[list[int]], viewer: int, drawn: int) -> list[list[int]]:
+    """Gets what each position of each seat's arrangement (its slots in order, by capacity) may hold."""
+    fitting: list[list[int]] = []
+    for seat, (player, window) in enumerate(zip(seats, found, strict=True)):
+        by_slot = [
+            tiles & carrying(player.must_fit.get(time, ANY_VALUE))  # as Seat.allows reads it
+            for tiles, time in zip(window, player.slot_times, strict=True)
+        ]
+        by_slot[0] &= ~player.undealt
+        if seat == viewer and drawn != NONE:
+            by_slot[-1] &= 1 << drawn  # the viewer's drawn tile came with their last draw
+        fitting.append([tiles for tiles, cap in zip(by_slot, player.slot_caps, strict=True) for _ in range(cap)])
+    return fitting
+
+
+def _shares(seats: list[Seat], found: list[list[int]], fitting: list[list[int]], room: list[int]) -> list[int]:
+    """Gets where each unseen tile may go, checked as a proposal is drawn (an early no).
+
+    A seat with one slot takes what that slot may hold, a seat with draws any tile some slot of it may hold.
+    """
+    shares: list[int] = []
+    for seat, player in enumerate(seats):
+        if room[seat]:
+            share = 0
+            if len(player.slot_caps) == 1:
+                share = fitting[seat][0]
+            else:
+                for slot_tiles in found[seat]:
+                    share |= slot_tiles
+            shares += [share] * room[seat]
+    return shares
+
+
+def _deal_pool(
+    seats: list[Seat],
+    viewer: int,
+    own: list[list[int]],
+    known: list[list[int]],
+    pool: list[int],
+    room: list[int],
+    fitting: list[list[int]],
+    uniform: Callable[[], float],
+) -> Slots:
+    """Deals the shuffled pool into the other seats' room and arranges each seat's tiles; empty if one does not fit."""
+    slots: Slots = []
+    start = 0
+    for seat, player in enumerate(seats):
+        if seat == viewer:
+            slots.append(own)
+            continue
+        tiles = known[seat] + pool[start : start + room[seat]]
+        start += room[seat]
+        if not shuffle_fitting(tiles, fitting[seat], uniform):
+            return []
+        slots.append(cut(tiles, player.slot_caps))
+    return slots
 
 
 def place_played(player: Seat, seat: int) -> list[list[int]]:
@@ -398,98 +416,6 @@ def place_played(player: Seat, seat: int) -> list[list[int]]:
     return placed
 
 
-def choose(choices: list[int], weights: list[int], rng: random.Random) -> int:
-    """Picks one of ``choices`` with the given weights, drawing what ``rng.choices(choices, weights)[0]`` draws."""
-    cumulative = list(accumulate(weights))
-    return choices[bisect_right(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(cumulative) - 1)]
-
-
-class Placement:
-    """Tiles in places with fixed room, kept complete while tiles are fixed one by one."""
-
-    def __init__(self, allowed: dict[int, list[int]], room: list[int]) -> None:
-        self.allowed = allowed
-        self.room = room
-        self.members: list[set[int]] = [set() for _ in room]
-        self.at: dict[int, int] = {}
-        self.fixed: set[int] = set()
-        self.fixed_count = [0] * len(room)
-        for tile in sorted(allowed):
-            if not self._augment(tile):
-                raise InvalidRecordError(
-                    f"no placement of the unseen tiles fits the view's history ({tile_text(tile)} fits nowhere)"
-                )
-
-    def _augment(self, tile: int) -> bool:
-        """Places an unplaced tile, moving others along an alternating path if needed."""
-        parent: dict[int, tuple[int, int]] = {}  # place -> (previous place, tile moved into it)
-        frontier: list[tuple[int, int]] = [(-1, tile)]
-        seen: set[int] = set()
-        while frontier:
-            next_frontier: list[tuple[int, int]] = []
-            for origin, mover in frontier:
-                for place in self.allowed[mover]:
-                    if place in seen:
-                        continue
-                    seen.add(place)
-                    parent[place] = (origin, mover)
-                    if len(self.members[place]) < self.room[place]:
-                        self._shift(parent, place, -1)
-                        return True
-                    next_frontier.extend((place, other) for other in self.members[place] if other not in self.fixed)
-            frontier = next_frontier
-        return False
-
-    def _shift(self, parent: dict[int, tuple[int, int]], place: int, stop: int) -> None:
-        """Moves each tile on the path ending at ``place`` one step along, back to ``stop``."""
-        while place != stop:
-            origin, mover = parent[place]
-            if origin >= 0:
-                self.members[origin].discard(mover)
-            self.members[place].add(mover)
-            self.at[mover] = place
-            place = origin
-
-    def _reroute(self, tile: int, target: int) -> bool:
-        """Moves ``tile`` to ``target``, pushing an unfixed tile out of it along a path to ``tile``'s place."""
-        home = self.at[tile]
-        parent: dict[int, tuple[int, int]] = {}
-        frontier = [target]
-        seen = {target}
-        while frontier:
-            next_frontier: list[int] = []
-            for origin in frontier:
-                for mover in self.members[origin]:
-                    if mover in self.fixed or mover == tile:
-                        continue
-                    for place in self.allowed[mover]:
-                        if place in seen:
-                            continue
-                        seen.add(place)
-                        parent[place] = (origin, mover)
-                        if place == home:
-                            self.members[home].discard(tile)
-                            self._shift(parent, place, target)
-                            self.members[target].add(tile)
-                            self.at[tile] = target
-                            return True
-                        next_frontier.append(place)
-            frontier = next_frontier
-        return False
-
-    def fix(self, tile: int, rng: random.Random) -> None:
-        """Fixes ``tile`` in a place drawn with weight "room not yet fixed", among those still completable."""
-        choices = [place for place in self.allowed[tile] if self.room[place] > self.fixed_count[place]]
-        while True:
-            weights = [self.room[place] - self.fixed_count[place] for place in choices]
-            place = choose(choices, weights, rng)
-            if place == self.at[tile] or self._reroute(tile, place):
-                break
-            choices.remove(place)
-        self.fixed.add(tile)
-        self.fixed_count[place] += 1
-
-
 def weighted_sample(
     seats: list[Seat],
     played_slots: Slots,
@@ -522,13 +448,13 @@ def weighted_sample(
     allowed: dict[int, list[int]] = {}
     own = set(hand)
     # The viewer's own drawn tile sits in their last slot, and nothing else does.
-    drawn_place = places.index((viewer, len(seats[viewer].slot_times) - 1)) if drawn >= 0 else -1
+    drawn_place = places.index((viewer, len(seats[viewer].slot_times) - 1)) if drawn != NONE else NONE
     for tile in hand + unseen:
         options: list[int] = []
         for place, (seat, index) in enumerate(places):
             if (seat == viewer) != (tile in own):
                 continue
-            if drawn_place >= 0 and (place == drawn_place) != (tile == drawn):
+            if drawn_place != NONE and (place == drawn_place) != (tile == drawn):
                 continue
             player = seats[seat]
             if not player.allows(index, tile):
@@ -538,7 +464,7 @@ def weighted_sample(
         if tile not in own:
             options.append(yard_place)
         allowed[tile] = options
-    placement = Placement(allowed, room)
+    placement = TileMatching(allowed, room)  # complete, or InvalidRecordError: no past fits the view
     order = list(unseen)
     shuffle(rng, order)
     for tile in order:

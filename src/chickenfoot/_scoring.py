@@ -6,11 +6,12 @@ from collections.abc import Sequence
 from fractions import Fraction
 from operator import add
 
+from ._plans import winners_by_scores
 from ._rules import Rules
 from ._state import PlayerIndex, RoundResult, RoundState
 from ._tiles import full_set
 
-__all__ = ["close_round", "decide_winners", "score_round", "win_utilities", "worst_total"]
+__all__ = ["close_round", "decide_winners", "score_round", "win_utilities", "winners_by_scores", "worst_total"]
 
 
 def score_round(state: RoundState) -> tuple[int, ...]:
@@ -56,25 +57,6 @@ def decide_winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundR
     (1, 2)
     """
     return winners_by_scores(rules, totals, [result.scores for result in results])
-
-
-def winners_by_scores(
-    rules: Rules, totals: Sequence[int], round_scores: Sequence[Sequence[int]]
-) -> tuple[PlayerIndex, ...]:
-    """Gets the winners of a finished game from its totals and each round's scores (see :func:`winners`)."""
-    best = min(totals)
-    tied = [player for player, total in enumerate(totals) if total == best]
-    if rules.tie_break == "share" or len(tied) == 1:
-        return tuple(tied)
-
-    def tie_key(player: PlayerIndex) -> tuple[int, list[int]]:
-        scores = [round_[player] for round_ in round_scores]
-        nonzero = sorted(score for score in scores if score)
-        return (-scores.count(0), nonzero)
-
-    keys = {player: tie_key(player) for player in tied}
-    top = min(keys.values())
-    return tuple(player for player in tied if keys[player] == top)
 
 
 def worst_total(rules: Rules, rounds: int) -> int:

@@ -2,7 +2,7 @@
 
 A simulation walks one tree shared by every sampled world (SO-ISMCTS), expands one move, plays
 the round out with a cheap policy and backs the round's scores up the path. Everything is the
-core's ints: a move is its code, a position a :class:`~chickenfoot._core.Round`.
+core's ints: a move is its code, a position a :class:`~chickenfoot._round.Round`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import math
 from typing import Final
 
-from ._core import HIGH, LOW, NONE, PASS, Round
+from ._codes import HIGH, LOW, NONE, PASS
+from ._round import Round
 
 _MULTIPLIER: Final = 6364136223846793005
 _INCREMENT: Final = 1442695040888963407

@@ -2,8 +2,8 @@
 
 :class:`RoundState` and :class:`GameState` are attrs classes whose fields are their public
 attributes: ``attrs.evolve``, ``attrs.asdict`` and ``attrs.fields`` see what a user sees. Each
-instance holds one :class:`chickenfoot._core.Round` (a game's round reaches its
-:class:`chickenfoot._core.Game` through its setup) and reads its fields from it, through a
+instance holds one :class:`chickenfoot._round.Round` (a game's round reaches its
+:class:`chickenfoot._dealing.Game` through its setup) and reads its fields from it, through a
 private base class that holds the core object: the engine builds one small object per move, and
 the tuples of tiles only when asked for. The constructors check what they are given (a
 well-formed position, :class:`~chickenfoot.InvalidPositionError` otherwise); the engine, which
@@ -15,21 +15,23 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import attrs
 
-from . import _core
+from . import _display
 from ._board import TILES, Board, board_of
-from ._core import DRAW, NONE, PASS, Game, Log, Round, Settings, round_on
+from ._codes import HIGH, MAX_PIP, NONE, PublicMoves, code_onto, code_tile
+from ._dealing import Game
 from ._errors import InvalidPositionError
-from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Draw, Move, Pass, Play
+from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Move, Play
 from ._outcome import Outcome, Termination
-from ._rules import MAX_OPTION, MAX_PLAYERS, Rules, check_seed
+from ._parts import core_round, move_code as move_code, seat_of
+from ._plans import deal_for, winners_by_scores
+from ._round import Round
+from ._rules import Rules, check_seed
+from ._status import Problem, problems
 from ._tiles import Tile
-
-if TYPE_CHECKING:
-    from ._status import Problem
 
 __all__ = ["GameState", "PlayerIndex", "RoundResult", "RoundState", "Turn", "game_of", "round_of"]
 
@@ -44,40 +46,11 @@ Turn: TypeAlias = tuple[PlayerIndex, Move]
 
 
 def _play_of(code: int) -> Move:
-    return Play(TILES[code & 255], code >> 8)
+    return Play(TILES[code_tile(code)], code_onto(code))
 
 
-MOVES = _core.PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
+MOVES = PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
 """The public move of each core move code."""
-
-
-def move_code(move: Move) -> int:
-    """Gets the core code of a public move."""
-    if type(move) is Play:
-        return _core.play(move.tile.index, move.onto)
-    return DRAW if type(move) is Draw else PASS
-
-
-# -- rules as the core reads them ---------------------------------------------------------------
-
-_SETTINGS: dict[Rules, Settings] = {}
-
-
-def settings_for(rules: Rules) -> Settings:
-    """Gets the core's reading of ``rules`` (made once per distinct rules)."""
-    settings = _SETTINGS.get(rules)
-    if settings is None:
-        values = tuple(rules.tile_value(tile) for tile in TILES)
-        settings = _SETTINGS[rules] = Settings(
-            rules,
-            rules.max_pip,
-            rules.drawn_tile == "must_play",
-            rules.draw_until_playable,
-            rules.unfillable_foot_ends_round,
-            rules.double_out_penalty,
-            values,
-        )
-    return settings
 
 
 def _tiles(indexes: tuple[int, ...]) -> tuple[Tile, ...]:
@@ -250,7 +223,7 @@ class RoundState(_RoundFields):
         twice or missing, a seat that does not exist, a drawn tile not held), and
         :class:`TypeError` for a part of the wrong type.
         """
-        _set_round(self, _core_round(rules, hands, yard, board, current_player, drawn, reserve, history))
+        _set_round(self, core_round(rules, hands, yard, board, current_player, drawn, reserve, history))
 
     @property
     def is_over(self) -> bool:
@@ -286,7 +259,7 @@ class RoundState(_RoundFields):
     @property
     def double(self) -> int:
         """Gets the value of the center double."""
-        return _core.HIGH[self._round.setup.base.node(0).tile]
+        return HIGH[self._round.setup.base.node(0).tile]
 
     @property
     def can_draw(self) -> bool:
@@ -315,8 +288,6 @@ class RoundState(_RoundFields):
         >>> state.status(), attrs.evolve(state, reserve=0).status()
         ((), (<Problem.RESERVE: 'reserve'>,))
         """
-        from ._status import problems  # late: the checks read this module's states
-
         return tuple(problem for problem, _ in problems(self))
 
     def is_valid(self) -> bool:
@@ -325,122 +296,11 @@ class RoundState(_RoundFields):
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
-        from .render import _describe  # late: render imports this module
-
-        return _describe(self)
+        return _display.text(self)
 
     def _repr_svg_(self) -> str:
         """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
-        from .svg import render_svg  # late: svg imports this module
-
-        return render_svg(self)
-
-
-def _tuple_of_tiles(tiles: object, what: str) -> tuple[Tile, ...]:
-    if isinstance(tiles, (str, bytes)) or not isinstance(tiles, Iterable):
-        raise TypeError(f"{what} is a sequence of chickenfoot.Tile, got {tiles!r:.40}")
-    listed = tuple(tiles)
-    for tile in listed:
-        if type(tile) is not Tile:
-            raise TypeError(f"{what} holds chickenfoot.Tile objects, got {tile!r:.40}")
-    return listed
-
-
-def _seat(value: object, what: str, players: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{what} is a seat (an int), got {value!r:.40}")
-    if not 0 <= value < players:
-        raise InvalidPositionError(f"{what} must be a seat from 0 to {players - 1}, got {value}")
-    return int(value)
-
-
-def _core_round(
-    rules: Rules,
-    hands: object,
-    yard: object,
-    board: Board,
-    current_player: object,
-    drawn: object,
-    reserve: object,
-    history: object,
-) -> Round:
-    """Checks the parts of a round form a well-formed position (see :class:`RoundState`) and gets its core round."""
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
-        raise TypeError(f"hands is a sequence of hands, one per seat; got {hands!r:.40}")
-    held = tuple(_tuple_of_tiles(hand, f"hand {seat}") for seat, hand in enumerate(hands))
-    players = len(held)
-    if not 2 <= players <= MAX_PLAYERS:
-        raise InvalidPositionError(f"a round has a hand per player, 2 to {MAX_PLAYERS}; got {players}")
-    pile = _tuple_of_tiles(yard, "the yard")
-    if type(board) is not Board:
-        raise TypeError(f"board is a chickenfoot.Board, got {board!r:.40}")
-    # SET-1: every tile of the set exactly once.
-    seen: dict[Tile, str] = {}
-    places = [(f"player {seat}'s hand", hand) for seat, hand in enumerate(held)]
-    places += [("the yard", pile), ("the board", tuple(node.tile for node in board.nodes))]
-    for where, tiles in places:
-        for tile in tiles:
-            if tile.high > rules.max_pip:
-                raise InvalidPositionError(f"{tile} in {where} is not in the double-{rules.max_pip} set")
-            if tile in seen:
-                raise InvalidPositionError(f"{tile} is in {seen[tile]} and in {where}: each tile is in one place")
-            seen[tile] = where
-    if len(seen) != rules.set_size:
-        missing = ", ".join(str(tile) for tile in TILES[: rules.set_size] if tile not in seen)
-        raise InvalidPositionError(f"tiles missing from the hands, yard and board: {missing}")
-    current = _seat(current_player, "the player to move", players)
-    if drawn is not None:
-        if type(drawn) is not Tile:
-            raise TypeError(f"drawn is a chickenfoot.Tile or None, got {drawn!r:.40}")
-        if drawn not in held[current]:
-            raise InvalidPositionError(f"the drawn tile {drawn} is not in the hand of player {current}, who is to move")
-    if reserve is None:
-        reserve = rules.reserve_for(players)
-    elif isinstance(reserve, bool) or not isinstance(reserve, int):
-        raise TypeError(f"reserve is an int, got {reserve!r:.40}")
-    elif not 0 <= reserve <= MAX_OPTION:
-        raise InvalidPositionError(f"the reserve is a whole number from 0 to {MAX_OPTION:,}, got {reserve}")
-    log = _log_of(history, players, len(board))
-    core = round_on(
-        settings_for(rules),
-        tuple(tuple([tile.index for tile in hand]) for hand in held),
-        tuple([tile.index for tile in pile]),
-        board._layout,
-        current,
-        int(reserve),
-        NONE if drawn is None else drawn.index,
-        False,
-        NONE,
-        log,
-    )
-    # END-1, END-2: the position says whether the round is over. Whoever holds nothing went out
-    # (the player to move, if several hold nothing: a position status() finds unreachable).
-    empty = [seat for seat, hand in enumerate(held) if not hand]
-    if empty:
-        core.went_out = current if current in empty else empty[0]
-    core.over = core.went_out != NONE or core.ends_blocked()
-    return core
-
-
-def _log_of(history: object, players: int, nodes: int) -> Log:
-    """Checks a history's entries are moves by seats, plays onto the board's nodes, and gets it as the core keeps it."""
-    if isinstance(history, (str, bytes)) or not isinstance(history, Iterable):
-        raise TypeError(f"history is a sequence of (player, move) pairs, got {history!r:.40}")
-    log: Log = None
-    for number, turn in enumerate(history, start=1):
-        if type(turn) is not tuple or len(turn) != 2:
-            raise TypeError(f"history entry {number} is a (player, move) pair, got {turn!r:.40}")
-        player, move = turn
-        seat = _seat(player, f"the player of history entry {number}", players)
-        kind = type(move)
-        if kind is not Play and kind is not Draw and kind is not Pass:
-            raise TypeError(f"history entry {number}'s move is a Play, Draw or Pass, got {move!r:.40}")
-        if type(move) is Play and not 0 <= move.onto < nodes:
-            raise InvalidPositionError(f"history entry {number} ({move}) names a node the board does not have")
-        log = (seat, move_code(move), NONE, log)  # the board was built already: no node to rebuild
-    return log
+        return _display.svg(self)
 
 
 # -- a finished round -------------------------------------------------------------------------
@@ -456,7 +316,7 @@ def _final_outcome(result: RoundResult) -> Outcome:
 
 
 def _check_result(result: RoundResult, attribute: attrs.Attribute[Any], outcome: Any) -> None:
-    if type(result.double) is not int or not 0 <= result.double <= _core.MAX_PIP:
+    if type(result.double) is not int or not 0 <= result.double <= MAX_PIP:
         raise TypeError(f"a RoundResult's double is a pip value (an int), got {result.double!r:.40}")
     if type(result.scores) is not tuple or not all(type(score) is int for score in result.scores):
         raise TypeError(f"a RoundResult's scores are a tuple of ints, got {result.scores!r:.40}")
@@ -465,7 +325,7 @@ def _check_result(result: RoundResult, attribute: attrs.Attribute[Any], outcome:
     if len(result.scores) != result.final.players:
         raise InvalidPositionError(f"{len(result.scores)} scores for the {result.final.players} players of the round")
     if result.went_out is not None:
-        _seat(result.went_out, "the player who went out", result.final.players)
+        seat_of(result.went_out, "the player who went out", result.final.players)
     if outcome.termination is Termination.LAST_ROUND or outcome.winner != result.went_out:
         raise InvalidPositionError(f"a round that ended {outcome} cannot have went_out={result.went_out}")
 
@@ -509,7 +369,7 @@ class _GameFields:
 
     @property
     def _game(self) -> Game:
-        game = self._round.setup.game
+        game: Game | None = self._round.setup.game
         assert game is not None  # the round of a GameState is always in a game
         return game
 
@@ -617,9 +477,6 @@ class GameState(_GameFields):
         :class:`~chickenfoot.RulesError` for rules that cannot deal the players (DEAL-1) or a seed
         out of range, and :class:`TypeError` for a part of the wrong type.
         """
-        from ._deal import deal_for  # late: the deal reads this module's states
-        from ._scoring import decide_winners
-
         if not isinstance(rules, Rules):
             raise TypeError(f"rules must be a chickenfoot.Rules, such as Rules.trains(); got {rules!r:.40}")
         if type(round) is not RoundState:
@@ -656,8 +513,8 @@ class GameState(_GameFields):
             if result.final.rules != rules or result.final.players != players:
                 raise InvalidPositionError(f"result {number} is of another game: other rules or players")
         over = len(finished) == rules.rounds
-        winners = decide_winners(rules, sums, finished) if over else ()
-        game = Game(deal, seed, round_index, sums, finished, winners)
+        winners = winners_by_scores(rules, sums, [result.scores for result in finished]) if over else ()
+        game = Game(deal, seed=seed, round_index=round_index, totals=sums, results=finished, winners=winners)
         core = round._round.with_game(game)
         core.public().state = round
         _set_game(self, core)
@@ -698,15 +555,11 @@ class GameState(_GameFields):
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
-        from .render import _describe  # late: render imports this module
-
-        return _describe(self)
+        return _display.text(self)
 
     def _repr_svg_(self) -> str:
         """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
-        from .svg import render_svg  # late: svg imports this module
-
-        return render_svg(self)
+        return _display.svg(self)
 
 
 # -- the engine's views: a core round shown as it is, without the constructors' checks -------

@@ -10,10 +10,13 @@ any of them, with the message.
 from __future__ import annotations
 
 import enum
+from typing import TYPE_CHECKING
 
 from ._errors import RulesError
 from ._moves import Draw, Pass, Play
-from ._state import RoundState
+
+if TYPE_CHECKING:  # the states call these checks (RoundState.status): a type, never an import at run time
+    from ._state import RoundState
 
 __all__ = ["Problem", "problems"]
 

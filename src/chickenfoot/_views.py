@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import attrs
 
+from . import _display
 from ._board import Board
 from ._engine import legal_moves as _legal_moves
 from ._errors import InvalidPositionError
@@ -105,15 +106,11 @@ class PlayerView:
 
     def __str__(self) -> str:
         """Writes the view as text: whose turn, the layout as a tree, its own hand and the counts."""
-        from .render import _describe  # late: render imports this module
-
-        return _describe(self)
+        return _display.text(self)
 
     def _repr_svg_(self) -> str:
         """Draws the layout and the viewer's hand for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
-        from .svg import render_svg  # late: svg imports this module
-
-        return render_svg(self)
+        return _display.svg(self)
 
 
 def observe(state: GameState, player: PlayerIndex) -> PlayerView:
@@ -224,15 +221,11 @@ class SpectatorView:
 
     def __str__(self) -> str:
         """Writes the view as text: whose turn, the layout as a tree and the counts, no hand."""
-        from .render import _describe  # late: render imports this module
-
-        return _describe(self)
+        return _display.text(self)
 
     def _repr_svg_(self) -> str:
         """Draws the layout and each player's tile count for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
-        from .svg import render_svg  # late: svg imports this module
-
-        return render_svg(self)
+        return _display.svg(self)
 
 
 def spectate(state: GameState) -> SpectatorView:

@@ -34,6 +34,8 @@ from ._planning import (
     MoveAnalysis as MoveAnalysis,
     OmniscientBot as OmniscientBot,
     SamplerBot as SamplerBot,
+    _moves,
+    _view_rng,
     analyse as analyse,
 )
 from ._process_bot import (
@@ -185,21 +187,6 @@ def _choose(bot: Bot, game: GameState, player: int) -> Move:
     if isinstance(bot, OmniscientBot):
         return bot.see(game)
     return bot(observe(game, player))
-
-
-def _moves(view: PlayerView) -> tuple[Move, ...]:
-    """Gets the view's legal moves, refusing a view in which its player has no move to make."""
-    if not view.legal_moves:
-        raise ValueError(
-            f"player {view.player} has no move to make in this view (it is not their turn, or the game is over): "
-            "ask a bot only for the player to move"
-        )
-    return view.legal_moves
-
-
-def _view_rng(seed: int, view: PlayerView) -> random.Random:
-    # A string seed is hashed with SHA-512 by `random`, the same on every machine and process.
-    return random.Random(f"{seed}/{view.player}/{view.round_index}/{len(view.history)}/{sum(view.totals)}")
 
 
 class RandomBot:

@@ -41,13 +41,19 @@ from . import (
     GameState,
     RoundState,
     Rules,
-    Tile,
     apply,
     deal_round,
     legal_moves,
     new_game,
     parse_move,
     reference as ref,
+)
+from ._conformance_values import (
+    _tile,
+    game_differences as game_differences,
+    reference_game as reference_game,
+    reference_round as reference_round,
+    round_differences as round_differences,
 )
 
 __all__ = [
@@ -69,6 +75,10 @@ __all__ = [
     "round_differences",
     "starter_odds",
 ]
+
+for _public in (game_differences, reference_game, reference_round, round_differences):  # documented here
+    _public.__module__ = __name__
+
 
 Chooser = Callable[[int, Sequence[str]], str]
 """Picks the move game ``game`` plays from the moves offered (in the move notation, sorted)."""
@@ -147,119 +157,6 @@ class Summary:
     starters: Counter[int] = field(default_factory=Counter)
 
 
-# -- public states as the reference's values --------------------------------------------------
-
-
-def _tile(tile: Tile) -> ref.Tile:
-    return (tile.high, tile.low)
-
-
-def reference_round(state: RoundState) -> ref.Round:
-    """Reads a public round into the reference's values, through its public attributes only."""
-    nodes = tuple(ref.Node(_tile(node.tile), node.parent, node.exposed) for node in state.board.nodes)
-    return ref.Round(
-        rules=state.rules,
-        hands=tuple(tuple(map(_tile, hand)) for hand in state.hands),
-        yard=tuple(map(_tile, state.yard)),
-        nodes=nodes,
-        current_player=state.current_player,
-        reserve=state.reserve,
-        drawn=None if state.drawn is None else _tile(state.drawn),
-        is_over=state.is_over,
-        went_out=state.went_out,
-        history=tuple((player, str(move)) for player, move in state.history),
-    )
-
-
-def reference_game(game: GameState) -> ref.Game:
-    """Reads a public game into the reference's values, through its public attributes only."""
-    results = tuple(
-        ref.Result(result.double, result.scores, result.went_out, reference_round(result.final))
-        for result in game.results
-    )
-    return ref.Game(
-        game.rules,
-        game.players,
-        game.seed,
-        reference_round(game.round),
-        game.round_index,
-        game.totals,
-        results,
-        game.winners,
-    )
-
-
-def round_differences(
-    state: RoundState, expected: ref.Round, where: str = "round", *, full: bool = True, history: bool = True
-) -> list[str]:
-    """Lists every public attribute of ``state`` that differs from the reference's ``expected``, by name.
-
-    Without ``full``, the history is compared by its length and last turn only (a quick check
-    for the steps between two full ones); without ``history``, not at all.
-    """
-    turns = state.history if full else state.history[-1:]
-    seen = {
-        "rules": state.rules,
-        "hands": tuple(tuple(map(_tile, hand)) for hand in state.hands),
-        "yard": tuple(map(_tile, state.yard)),
-        "board.nodes": tuple(ref.Node(_tile(node.tile), node.parent, node.exposed) for node in state.board.nodes),
-        "current_player": state.current_player,
-        "reserve": state.reserve,
-        "drawn": None if state.drawn is None else _tile(state.drawn),
-        "is_over": state.is_over,
-        "went_out": state.went_out,
-        "len(history)": len(state.history),
-        "history": tuple((player, str(move)) for player, move in turns),
-    }
-    wanted = {
-        **{name: getattr(expected, name) for name in seen if name.isidentifier()},
-        "board.nodes": expected.nodes,
-        "len(history)": len(expected.history),
-        "history": expected.history if full else expected.history[-1:],
-    }
-    if not history:
-        del seen["len(history)"], seen["history"]
-    differences = [
-        f"{where}.{name}: {seen[name]!r} != {wanted[name]!r} (the reference's)"
-        for name in seen
-        if seen[name] != wanted[name]
-    ]
-    if not differences and tuple(state.board.open_ends) != tuple(ref.open_nodes(expected)):
-        differences.append(
-            f"{where}.board.open_ends: {state.board.open_ends} != {ref.open_nodes(expected)} (the reference's)"
-        )
-    return differences
-
-
-def game_differences(game: GameState, expected: ref.Game, *, full: bool = True, history: bool = True) -> list[str]:
-    """Lists every public attribute of ``game`` that differs from the reference's ``expected``, by name.
-
-    Without ``full``, the finished rounds are compared by their double, scores and who went
-    out, not their final states, and the round in play as :func:`round_differences` does then.
-    """
-    differences = [
-        f"{name}: {getattr(game, name)!r} != {getattr(expected, name)!r} (the reference's)"
-        for name in ("rules", "players", "seed", "round_index", "totals", "winners", "is_over")
-        if getattr(game, name) != getattr(expected, name)
-    ]
-    current = None if expected.is_over else expected.round.current_player
-    if game.current_player != current:
-        differences.append(f"current_player: {game.current_player} != {current} (the reference's)")
-    differences += round_differences(game.round, expected.round, full=full, history=history)
-    if len(game.results) != len(expected.results):
-        differences.append(f"results: {len(game.results)} rounds != {len(expected.results)} (the reference's)")
-    for number, (result, wanted) in enumerate(zip(game.results, expected.results, strict=False)):
-        where = f"results[{number}]"
-        differences += [
-            f"{where}.{name}: {getattr(result, name)!r} != {getattr(wanted, name)!r} (the reference's)"
-            for name in ("double", "scores", "went_out")
-            if getattr(result, name) != getattr(wanted, name)
-        ]
-        if full:
-            differences += round_differences(result.final, wanted.final, f"{where}.final", history=history)
-    return differences
-
-
 # -- deals ----------------------------------------------------------------------------------------
 
 
@@ -298,38 +195,60 @@ def deal_faults(state: RoundState, players: int, round_index: int) -> list[str]:
     everything = sorted([tile for hand in hands for tile in hand] + yard + [center])
     if everything != ref.tiles(rules.max_pip):  # the reference lists a set in order
         faults.append(f"SET-1: the hands, yard and center are not the set once each: {everything}")
-    size, count = rules.hand_size_for(players), len(ref.tiles(rules.max_pip))
+    size = rules.hand_size_for(players)
     if len(hands) != players:
         return [*faults, f"DEAL-A2/DEAL-B1: {len(hands)} hands for {players} players"]
     if center[0] != center[1] or center[0] > double:
         faults.append(f"ROUND-1: the center {center} is not a double at most {double}-{double}")
-    held_doubles = {tile[0] for hand in hands for tile in hand[:size] if tile[0] == tile[1]}
     if rules.deal == "trains":
         if center[0] != double:
             faults.append(f"DEAL-A2: the center is {center}, not the round's double {double}-{double}")
         if [len(hand) for hand in hands] != [size] * players:
             faults.append(f"DEAL-A3: hands of {[len(hand) for hand in hands]}, not {size} each")
     else:
-        extra = count - 1 - len(yard) - players * size  # tiles drawn into hands; -1: the placer held it
-        drew = extra >= 0
-        placer = (state.current_player - 1) % players  # DEAL-B3: the player after the placer starts
-        sizes = [size - (seat == placer) for seat in range(players)]
-        if drew:  # DEAL-B2: nobody held it: seats from r mod n drew in turn, the placer drew it
-            sizes = [size + sum((round_index + j) % players == seat for j in range(extra)) for seat in range(players)]
-            if (round_index + extra) % players != placer:
-                faults.append(
-                    f"DEAL-B2/B3: seat {placer} placed a center that seat {(round_index + extra) % players} drew"
-                )
-        if [len(hand) for hand in hands] != sizes:
-            faults.append(f"DEAL-B1/B2: hands of {[len(hand) for hand in hands]}, not {sizes}")
-        if center[0] < double and (rules.center_fallback != "highest_double" or drew):
-            faults.append(f"DEAL-B2: the center is {center}, not the round's double {double}-{double}")
-        if rules.center_fallback == "highest_double" and (drew or center[0] < double):
-            # The variant: the highest double held below the round's double starts, if anyone holds one.
-            if {value for value in held_doubles if center[0] < value <= double}:
-                faults.append(f"DEAL-B2 variant: {center} starts, but a hand holds a higher double up to {double}")
-            if drew and {value for value in held_doubles if value < double}:
-                faults.append("DEAL-B2 variant: players drew for the double, but a hand held a lower double")
+        faults += _cross_faults(state, hands, yard, center, players, round_index)
+    return faults + _opening_faults(state, center, players)
+
+
+def _cross_faults(
+    state: RoundState,
+    hands: list[list[ref.Tile]],
+    yard: list[ref.Tile],
+    center: ref.Tile,
+    players: int,
+    round_index: int,
+) -> list[str]:
+    """Lists how a *cross* deal breaks DEAL-B1 to DEAL-B3 and the highest-double variant."""
+    rules = state.rules
+    faults: list[str] = []
+    double = rules.max_pip - round_index
+    size, count = rules.hand_size_for(players), len(ref.tiles(rules.max_pip))
+    held_doubles = {tile[0] for hand in hands for tile in hand[:size] if tile[0] == tile[1]}
+    extra = count - 1 - len(yard) - players * size  # tiles drawn into hands; -1: the placer held it
+    drew = extra >= 0
+    placer = (state.current_player - 1) % players  # DEAL-B3: the player after the placer starts
+    sizes = [size - (seat == placer) for seat in range(players)]
+    if drew:  # DEAL-B2: nobody held it: seats from r mod n drew in turn, the placer drew it
+        sizes = [size + sum((round_index + j) % players == seat for j in range(extra)) for seat in range(players)]
+        if (round_index + extra) % players != placer:
+            faults.append(f"DEAL-B2/B3: seat {placer} placed a center that seat {(round_index + extra) % players} drew")
+    if [len(hand) for hand in hands] != sizes:
+        faults.append(f"DEAL-B1/B2: hands of {[len(hand) for hand in hands]}, not {sizes}")
+    if center[0] < double and (rules.center_fallback != "highest_double" or drew):
+        faults.append(f"DEAL-B2: the center is {center}, not the round's double {double}-{double}")
+    if rules.center_fallback == "highest_double" and (drew or center[0] < double):
+        # The variant: the highest double held below the round's double starts, if anyone holds one.
+        if {value for value in held_doubles if center[0] < value <= double}:
+            faults.append(f"DEAL-B2 variant: {center} starts, but a hand holds a higher double up to {double}")
+        if drew and {value for value in held_doubles if value < double}:
+            faults.append("DEAL-B2 variant: players drew for the double, but a hand held a lower double")
+    return faults
+
+
+def _opening_faults(state: RoundState, center: ref.Tile, players: int) -> list[str]:
+    """Lists how a round as dealt breaks YARD-1, OPEN-1, OPEN-2 and END-2 at the deal."""
+    rules = state.rules
+    faults: list[str] = []
     if state.reserve != rules.reserve_for(players):
         faults.append(f"YARD-1: a reserve of {state.reserve}, not {rules.reserve_for(players)}")
     board = state.board

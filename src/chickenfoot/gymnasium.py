@@ -125,24 +125,15 @@ class ChickenfootEnv(gymnasium.Env[NDArray[np.float32], np.int64]):
             raise ValueError(f"rounds must be 0 (all) or 1 to {rules.rounds}, got {rounds!r}")
         if seat is not None and (type(seat) is not int or not 0 <= seat < players):
             raise ValueError(f"seat must be None (drawn each episode) or 0 to {players - 1}, got {seat!r}")
-        if reward not in ("game", "round"):
-            raise ValueError(f"reward must be 'game' or 'round', got {reward!r}")
-        if illegal not in ("raise", "penalty"):
-            raise ValueError(f"illegal must be 'raise' or 'penalty', got {illegal!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        entrants = [opponents] if isinstance(opponents, str) or callable(opponents) else list(opponents)
-        if len(entrants) == 1:
-            entrants *= players - 1
-        if len(entrants) != players - 1:
-            raise ValueError(f"give one opponent for every other seat, or {players - 1}, got {len(entrants)}")
-        for entrant in entrants:
-            if not isinstance(entrant, str) and not callable(entrant):
-                raise ValueError(
-                    f"an opponent is a bot name or a bot (a callable from a view to a move), got {entrant!r}"
-                )
-            if isinstance(entrant, str):
-                make_bot(entrant)  # refuses a bad name now, with BotSpecError
+        for name, value, allowed in (
+            ("reward", reward, ("game", "round")),
+            ("illegal", illegal, ("raise", "penalty")),
+            ("render_mode", render_mode, (None, "ansi")),
+        ):
+            if value not in allowed:
+                choices = " or ".join(repr(choice) if choice is not None else "None" for choice in allowed)
+                raise ValueError(f"{name} must be {choices}, got {value!r}")
+        entrants = _opponents(opponents, players)
         self.rules = rules
         self.players = players
         self.opponents: tuple[Entrant, ...] = tuple(entrants)
@@ -323,3 +314,18 @@ def _register() -> None:
 
 
 _register()
+
+
+def _opponents(opponents: Entrant | Sequence[Entrant], players: int) -> list[Entrant]:
+    """Checks the opponents given, one for every other seat or one for all, and gets one per other seat."""
+    entrants = [opponents] if isinstance(opponents, str) or callable(opponents) else list(opponents)
+    if len(entrants) == 1:
+        entrants *= players - 1
+    if len(entrants) != players - 1:
+        raise ValueError(f"give one opponent for every other seat, or {players - 1}, got {len(entrants)}")
+    for entrant in entrants:
+        if not isinstance(entrant, str) and not callable(entrant):
+            raise ValueError(f"an opponent is a bot name or a bot (a callable from a view to a move), got {entrant!r}")
+        if isinstance(entrant, str):
+            make_bot(entrant)  # refuses a bad name now, with BotSpecError
+    return entrants

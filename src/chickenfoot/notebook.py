@@ -107,27 +107,7 @@ class ReplayWidget:
             return drawn[index]
 
         def frame(state: GameState, round_: RoundState, index: int, text: str, comment: str | None) -> None:
-            mover = None if round_.is_over else round_.current_player
-            plays = [move for move in legal_moves(state) if type(move) is Play] if mover is not None else []
-            history = round_.history
-            last = len(round_.board) - 1 if history and type(history[-1][1]) is Play else None
-            self.frames.append(
-                {
-                    "board": board_of(index),
-                    "nodes": len(round_.board),
-                    "pending": round_.board.pending,
-                    "last": last,
-                    "mover": mover,
-                    "playable": sorted({move.onto for move in plays}),
-                    "playable_tiles": sorted({str(move.tile) for move in plays}),
-                    "hands": [" ".join(map(str, sorted(hand, reverse=True))) for hand in round_.hands],
-                    "drawn": None if round_.drawn is None or mover is None else str(round_.drawn),
-                    "yard": len(round_.yard),
-                    "totals": list(state.totals),
-                    "text": text,
-                    "comment": comment,
-                }
-            )
+            self.frames.append({"board": board_of(index), **_frame(state, round_, text, comment)})
 
         def deal(state: GameState) -> None:
             index = state.round_index
@@ -238,3 +218,24 @@ def _checked(states: Sequence[GameState]) -> tuple[GameState, ...]:
                 "oldest first, as chickenfoot.replay returns them"
             )
     return states
+
+
+def _frame(state: GameState, round_: RoundState, text: str, comment: str | None) -> dict[str, Any]:
+    """Gets what one step of the replay shows beside its board: the nodes, the marks, the hands, the text."""
+    mover = None if round_.is_over else round_.current_player
+    plays = [move for move in legal_moves(state) if type(move) is Play] if mover is not None else []
+    history = round_.history
+    return {
+        "nodes": len(round_.board),
+        "pending": round_.board.pending,
+        "last": len(round_.board) - 1 if history and type(history[-1][1]) is Play else None,
+        "mover": mover,
+        "playable": sorted({move.onto for move in plays}),
+        "playable_tiles": sorted({str(move.tile) for move in plays}),
+        "hands": [" ".join(map(str, sorted(hand, reverse=True))) for hand in round_.hands],
+        "drawn": None if round_.drawn is None or mover is None else str(round_.drawn),
+        "yard": len(round_.yard),
+        "totals": list(state.totals),
+        "text": text,
+        "comment": comment,
+    }

@@ -11,7 +11,7 @@ from ._moves import Draw, Move, Play
 from ._state import GameState, RoundState
 from ._views import PlayerView, SpectatorView
 
-__all__ = ["describe_move", "render_text"]
+__all__ = ["describe_move", "describe_state", "render_text"]
 
 
 def render_text(state: GameState | RoundState | Board, *, width: int | None = None) -> str:
@@ -49,35 +49,50 @@ def render_text(state: GameState | RoundState | Board, *, width: int | None = No
         board = state.board
     else:
         raise TypeError(f"render_text() draws a Board, RoundState or GameState, got {type(state).__name__}")
-    nodes = board.nodes
-    children: dict[int, list[int]] = {}
-    for index, node in enumerate(nodes[1:], start=1):
-        children.setdefault(node.parent if node.parent is not None else 0, []).append(index)
+    tree = _Tree(board, width)
+    arms = len(tree.children.get(0, ()))
+    total = arms + (board.missing if board.pending == 0 else 0)
+    tree.lines.append(f"#0 {board.nodes[0].tile} center, {arms}/{total} arms{tree.mark(0)}")
+    tree.branches(0, "arm", "")
+    return "\n".join(tree.lines)
 
-    def mark(index: int) -> str:
-        return "  <- pending" if board.pending == index else ""
 
-    def line(start: int) -> tuple[list[str], int | None]:
+class _Tree:
+    """The text tree of one board as it is written: a line per arm or toe, wrapped at ``width``."""
+
+    def __init__(self, board: Board, width: int | None) -> None:
+        self.board = board
+        self.width = width
+        self.lines: list[str] = []
+        self.children: dict[int, list[int]] = {}
+        for index, node in enumerate(board.nodes[1:], start=1):
+            self.children.setdefault(node.parent if node.parent is not None else 0, []).append(index)
+
+    def mark(self, index: int) -> str:
+        """Marks the pending node."""
+        return "  <- pending" if self.board.pending == index else ""
+
+    def line(self, start: int) -> tuple[list[str], int | None]:
         """Writes the line of play from ``start`` up to its end or its foot, a word per tile; returns its foot."""
+        nodes = self.board.nodes
         words: list[str] = []
         index = start
         while True:
             node = nodes[index]
             if node.tile.is_double:
-                toes = len(children.get(index, ()))
-                words.append(f"#{index} {node.exposed}|{node.exposed} foot, {toes}/3 toes{mark(index)}")
+                toes = len(self.children.get(index, ()))
+                words.append(f"#{index} {node.exposed}|{node.exposed} foot, {toes}/3 toes{self.mark(index)}")
                 return words, index
             words.append(f"#{index} {node.tile.other(node.exposed)}|{node.exposed}")
-            following = children.get(index)
+            following = self.children.get(index)
             if not following:
                 words[-1] += f" open {node.exposed}"
                 return words, None
             index = following[0]  # PLAY-2: a non-double takes one tile
 
-    lines: list[str] = []
-
-    def write(head: str, indent: str, words: list[str]) -> None:
-        """Writes ``head`` then the words joined by `` · ``, wrapped at ``width`` with ``indent``."""
+    def write(self, head: str, indent: str, words: list[str]) -> None:
+        """Writes ``head`` then the words joined by `` · ``, wrapped at the width with ``indent``."""
+        width, lines = self.width, self.lines
         text = head + " · ".join(words)
         if width is None or len(text) <= width:
             lines.append(text)
@@ -98,22 +113,17 @@ def render_text(state: GameState | RoundState | Board, *, width: int | None = No
             current = indent + current[cut + 1 :]
         lines.append(current)
 
-    def branches(parent: int, kind: str, prefix: str) -> None:
-        kids = children.get(parent, [])
+    def branches(self, parent: int, kind: str, prefix: str) -> None:
+        """Writes the arms (or toes) hanging from ``parent``, each with the toes of its foot below it."""
+        kids = self.children.get(parent, [])
         for number, child in enumerate(kids, start=1):
             last = number == len(kids)
-            words, foot = line(child)
+            words, foot = self.line(child)
             below = prefix + ("    " if last else "│   ")
             head = f"{prefix}{'└── ' if last else '├── '}{kind} {number}: "
-            write(head, below + " " * (len(head) - len(below)), words)
+            self.write(head, below + " " * (len(head) - len(below)), words)
             if foot is not None:
-                branches(foot, "toe", below)
-
-    arms = len(children.get(0, ()))
-    total = arms + (board.missing if board.pending == 0 else 0)
-    lines.append(f"#0 {nodes[0].tile} center, {arms}/{total} arms{mark(0)}")
-    branches(0, "arm", "")
-    return "\n".join(lines)
+                self.branches(foot, "toe", below)
 
 
 def describe_move(move: Move, *, you: bool = False) -> str:
@@ -129,12 +139,19 @@ def describe_move(move: Move, *, you: bool = False) -> str:
     return f"draw{ending}" if type(move) is Draw else ("pass" if you else "passes")
 
 
-def _describe(state: GameState | RoundState | PlayerView | SpectatorView) -> str:
+def describe_state(state: GameState | RoundState | PlayerView | SpectatorView | Board) -> str:
     """Writes a state as text: whose turn, the layout's tree, then the hands (a view: its own) and the yard.
 
     This is ``str()`` of a :class:`~chickenfoot.GameState`, :class:`~chickenfoot.RoundState`,
-    :class:`~chickenfoot.PlayerView` or :class:`~chickenfoot.SpectatorView` (which shows no hand).
+    :class:`~chickenfoot.PlayerView` or :class:`~chickenfoot.SpectatorView` (which shows no hand);
+    of a :class:`~chickenfoot.Board`, its tree alone (:func:`render_text`).
+
+    >>> import chickenfoot as cf
+    >>> print(describe_state(cf.Board.start(cf.Tile(9, 9), arms=3)))
+    #0 9-9 center, 0/3 arms  <- pending
     """
+    if isinstance(state, Board):
+        return render_text(state)
     if isinstance(state, (PlayerView, SpectatorView)):
         rounds = state.rules.rounds
         whose = f"P{state.player}'s view" if isinstance(state, PlayerView) else "A spectator's view"

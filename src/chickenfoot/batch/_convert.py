@@ -13,8 +13,9 @@ from .._errors import RulesError
 from .._rules import Rules
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import full_set
-from ._arrays import ROUND_FIELDS, Batch, close_dealt, empty, refresh
+from ._arrays import ROUND_FIELDS, Batch, empty, refresh
 from ._deal import load_round, start_games
+from ._ending import close_dealt
 from ._tables import tables
 
 if TYPE_CHECKING:

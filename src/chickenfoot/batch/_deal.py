@@ -117,13 +117,20 @@ def _deal_numpy(batch: Batch, games: NDArray[Any]) -> None:
     else:
         first = starter  # DEAL-A4
     count_hands(batch, games)
+    _open_rounds(batch, games, center, double, first)
+
+
+def _open_rounds(
+    batch: Batch, games: NDArray[Any], center: NDArray[Any], double: NDArray[Any], first: NDArray[Any]
+) -> None:
+    """Lays each game's center as node 0 and hands the first turn to ``first`` (OPEN-1)."""
     batch.node_tile[games, 0] = center
     batch.node_parent[games, 0] = -1
     batch.node_count[games] = 1
     batch.ends_count[:, games] = 0
     batch.pending[games] = 0  # OPEN-2: the center is pending until it has its arms
     batch.pending_value[games] = double
-    batch.missing[games] = tb.arms
+    batch.missing[games] = batch.tables.arms
     batch.current[games] = first
     batch.drawn[games] = -1
     batch.round_over[games] = False

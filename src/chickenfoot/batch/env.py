@@ -41,9 +41,12 @@ except ModuleNotFoundError as error:  # an optional extra
 from .._rules import Rules
 from ..actions import action_count
 from ..observation import observation_size
-from ._arrays import Batch, greedy_actions, legal_action_mask, random_actions, reset_finished, step_inplace
+from ._arrays import Batch
 from ._convert import init
+from ._ending import reset_finished
+from ._legal import greedy_actions, legal_action_mask, random_actions
 from ._observe import observations
+from ._step import step_inplace
 
 __all__ = ["BatchVectorEnv", "Opponent"]
 

@@ -6,8 +6,6 @@ import json
 import math
 
 import click
-from rich.table import Table
-from rich.text import Text
 
 from .._errors import InvalidRecordError
 from .._notation import parse_position
@@ -15,11 +13,9 @@ from .._state import GameState, RoundState
 from .._views import PlayerView, observe
 from ..bots import Analysis, analyse
 from ._app import _console, app
+from ._show import SIMULATIONS, analysis_table
 
-__all__ = ["analysis_table", "view_of_position"]
-
-SIMULATIONS = 2000
-"""The simulations ``chickenfoot analyse`` and the ``hint`` of ``chickenfoot play`` run unless told otherwise."""
+__all__ = ["view_of_position"]
 
 
 def view_of_position(state: RoundState, seat: int | None) -> PlayerView:
@@ -42,29 +38,6 @@ def view_of_position(state: RoundState, seat: int | None) -> PlayerView:
     round_index = min(max(rules.max_pip - state.double, 0), rules.rounds - 1)
     game = GameState(rules, state.players, 0, state, round_index, (0,) * state.players)
     return observe(game, seat)
-
-
-def _number(value: float, digits: int = 1) -> str:
-    return "-" if math.isnan(value) else f"{value:.{digits}f}"
-
-
-def analysis_table(analysis: Analysis, *, limit: int | None = None) -> Table:
-    """Tabulates an analysis, the preferred move first: score with its interval, win chance, visits, line."""
-    table = Table(
-        title=f"P{analysis.player} to move, {analysis.simulations:,} simulations (score: P{analysis.player}'s "
-        "expected round score, lower is better; 95% CI)",
-        title_justify="left",
-    )
-    in_game = any(row.win is not None for row in analysis.moves)  # a position without its game has no win chance
-    columns = ("#", "move", "score (95% CI)", *(("win",) if in_game else ()), "visits", "expected line")
-    for column in columns:
-        table.add_column(column, justify="left" if column in ("move", "expected line") else "right")
-    for rank, row in enumerate(analysis.moves[:limit], start=1):
-        interval = "" if math.isnan(row.low) else f" ({row.low:.1f} to {row.high:.1f})"
-        win = () if row.win is None else ("-" if math.isnan(row.win) else f"{row.win:.0%}",)
-        line = " ".join(str(move) for move in row.line[1:6]) + (" ..." if len(row.line) > 6 else "")
-        table.add_row(str(rank), str(row.move), _number(row.score) + interval, *win, str(row.visits), Text(line))
-    return table
 
 
 def _json(analysis: Analysis) -> str:

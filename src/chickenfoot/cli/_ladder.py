@@ -10,15 +10,13 @@ from pathlib import Path
 import attrs
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from .._errors import BotError
 from .._ladder import LadderResult, Unit, ladder
-from .._ray import _ray
 from ..bots import ProcessBot
-from ._app import _check_players, _console, _write, app
+from ._app import _check_backend, _check_players, _console, _games_progress, _write, app
 from ._options import build_rules, parse_bots, players_option, rules_options
 
 __all__ = ["ladder_command", "ratings_table"]
@@ -191,31 +189,13 @@ def ladder_command(
     if len(names) < players:
         raise click.BadParameter(f"{players} players need {players} or more bots", param_hint="'--bots'")
     pairs = _pairs(compare, names)
-    if address is not None and backend != "ray":
-        raise click.BadParameter("--address is for --backend ray", param_hint="'--address'")
-    if backend == "ray":
-        try:
-            _ray()
-        except ImportError as error:
-            raise click.ClickException(str(error)) from None
+    _check_backend(backend, address)
     console: Console = _console(stderr=json_path == "-")
     entrants = [
         ProcessBot(shlex.split(name[4:]), seconds=move_seconds, name=name) if name[:4].lower() == "cmd:" else name
         for name in names
     ]
-    columns = (TextColumn("games"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TextColumn("left"))
-    # Progress is for a person watching, as in `tournament`: on stderr, and only on a terminal.
-    progress_console = _console(stderr=True)
-    progress = Progress(
-        *columns, TimeRemainingColumn(), console=progress_console, disable=not progress_console.is_terminal
-    )
-    task = progress.add_task("games", total=None)
-
-    def advance(done: int, total: int) -> None:
-        if not progress.live.is_started:
-            progress.start()
-        progress.update(task, completed=done, total=total)
-
+    progress, advance = _games_progress()
     chosen: Unit = "game" if unit == "game" else "round"
     try:
         result = ladder(

@@ -29,7 +29,7 @@ from ..bots import _choose, analyse, make_bot
 from ..render import describe_move
 from ..tournament import _derive
 from ._records import save_record
-from ._show import ending, fit, layout_panel, plural, round_title, score_table
+from ._show import SIMULATIONS, analysis_table, ending, fit, layout_panel, plural, round_title, score_table
 
 __all__ = ["COMMANDS", "Command", "move_menu", "play_session"]
 
@@ -180,7 +180,6 @@ class _Session:
         return "again"
 
     def command_hint(self, argument: str) -> Outcome:
-        from ._analyse import SIMULATIONS, analysis_table  # late: that module imports the app, which imports this
 
         analysis = analyse(observe(self.game, self.seat), simulations=SIMULATIONS)
         self.console.print(analysis_table(analysis, limit=5))

@@ -7,7 +7,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .._errors import InvalidRecordError
-from .._records import GameRecord, from_json, replay, to_json
+from .._json_read import from_json
+from .._json_write import to_json
+from .._records import GameRecord, replay
 from .._state import GameState
 
 __all__ = ["load_record", "save_record"]

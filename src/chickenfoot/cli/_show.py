@@ -1,7 +1,8 @@
-"""Rich pictures shared by the commands: layouts, hands, round and score tables, lines that wrap whole."""
+"""Rich pictures shared by the commands: layouts, hands, score and analysis tables, lines that wrap whole."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from rich.panel import Panel
@@ -11,9 +12,24 @@ from rich.text import Text
 from .._outcome import Termination
 from .._state import GameState, RoundResult, RoundState
 from .._tiles import Tile
+from ..bots import Analysis
 from ..render import render_text
 
-__all__ = ["ending", "fit", "layout_panel", "plural", "round_title", "score_table", "tiles_text"]
+__all__ = [
+    "SIMULATIONS",
+    "analysis_table",
+    "ending",
+    "fit",
+    "layout_panel",
+    "plural",
+    "round_title",
+    "score_table",
+    "tiles_text",
+]
+
+
+SIMULATIONS = 2000
+"""The simulations ``chickenfoot analyse`` and the ``hint`` of ``chickenfoot play`` run unless told otherwise."""
 
 
 def plural(count: int, word: str, words: str | None = None) -> str:
@@ -119,4 +135,27 @@ def score_table(game: GameState, names: Sequence[str], width: int = 80) -> Table
         *(Text(f"{total}{' *' if seat in winners else ''}", style="bold") for seat, total in enumerate(game.totals)),
         "",
     )
+    return table
+
+
+def _number(value: float, digits: int = 1) -> str:
+    return "-" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def analysis_table(analysis: Analysis, *, limit: int | None = None) -> Table:
+    """Tabulates an analysis, the preferred move first: score with its interval, win chance, visits, line."""
+    table = Table(
+        title=f"P{analysis.player} to move, {analysis.simulations:,} simulations (score: P{analysis.player}'s "
+        "expected round score, lower is better; 95% CI)",
+        title_justify="left",
+    )
+    in_game = any(row.win is not None for row in analysis.moves)  # a position without its game has no win chance
+    columns = ("#", "move", "score (95% CI)", *(("win",) if in_game else ()), "visits", "expected line")
+    for column in columns:
+        table.add_column(column, justify="left" if column in ("move", "expected line") else "right")
+    for rank, row in enumerate(analysis.moves[:limit], start=1):
+        interval = "" if math.isnan(row.low) else f" ({row.low:.1f} to {row.high:.1f})"
+        win = () if row.win is None else ("-" if math.isnan(row.win) else f"{row.win:.0%}",)
+        line = " ".join(str(move) for move in row.line[1:6]) + (" ..." if len(row.line) > 6 else "")
+        table.add_row(str(rank), str(row.move), _number(row.score) + interval, *win, str(row.visits), Text(line))
     return table

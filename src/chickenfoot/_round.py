@@ -1,0 +1,575 @@
+"""A round as plain typed data: the one place legal moves and moves are computed.
+
+Everything here is ints, tuples and small plain classes, written so mypyc can compile it to C
+(see docs/performance.md); the same file runs unchanged as ordinary Python. The public
+:class:`~chickenfoot.RoundState` and :class:`~chickenfoot.GameState` are thin views over
+:class:`Round`. Tiles and move codes are :mod:`chickenfoot._codes`' ints, the board is
+:mod:`chickenfoot._layout`'s openings, and the deal is :mod:`chickenfoot._dealing`'s.
+
+* a round (:class:`Round`) is one object per state: openings, hands, yard and turn, whose nodes
+  are those of the board it started on and then one per play of its history (:data:`Log`); what
+  its states share (rules, reserve, that board, the game) is one :class:`Setup`;
+* the rules of play are :meth:`Round.legal` (through ``_generate`` and ``_plays``, the one
+  statement of PLAY-1) and :meth:`Round.after` (through ``_after_play``, ``_after_draw`` and
+  ``_after_pass``; a play places its tile as :func:`chickenfoot._layout.place_tile` does, the
+  same steps inlined, and a test keeps the two alike), with :func:`hands_stuck` and
+  :func:`foot_short` for the end of a round (END-2) and :meth:`Round.scores` for its score;
+* a round caches its legal moves (as codes, as public moves, each once asked for), and the
+  public objects showing it (:class:`Views`), in ordinary fields.
+
+Nothing in this module changes an object once it is handed out, except the caches (fields
+named ``*_cache``, ``*_view`` or ``views``), which only ever go from ``None`` to their one value:
+whether a round is over is decided before it is built.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, TypeAlias
+
+from ._codes import (
+    CODES,
+    DRAW,
+    FOOT_TOES,
+    HALVES,
+    NONE,
+    PASS,
+    VALUES_MASK,
+    PublicMoves,
+    code_onto,
+    code_tile,
+    is_double,
+    is_play,
+    replaced,
+    tile_index,
+)
+from ._layout import NO_ENDS, Ends, Layout, Openings, Placed
+
+
+class Settings:
+    """The rules a round's play depends on, read once from a :class:`~chickenfoot.Rules`."""
+
+    def __init__(
+        self,
+        public: Any,
+        *,
+        max_pip: int,
+        must_play: bool,
+        draw_until_playable: bool,
+        unfillable_foot_ends_round: bool,
+        double_out_penalty: int,
+        tile_values: tuple[int, ...],
+    ) -> None:
+        self.public = public  # the chickenfoot.Rules, compared by the views
+        self.max_pip = max_pip
+        self.tiles = tile_index(max_pip, max_pip) + 1  # the set's size: tiles 0 to tiles - 1 (SET-1)
+        self.rounds = max_pip + 1  # ROUND-1: a round per double, N-N down to 0-0
+        self.must_play = must_play  # DRAW-2 (True) or DRAW-3 (False)
+        self.draw_until_playable = draw_until_playable
+        self.unfillable_foot_ends_round = unfillable_foot_ends_round
+        self.double_out_penalty = double_out_penalty
+        self.tile_values = tile_values  # SET-2, SCORE-2: what each tile scores left in hand
+
+
+BOARD_ONLY: Final = Settings(
+    None,
+    max_pip=18,
+    must_play=True,
+    draw_until_playable=False,
+    unfillable_foot_ends_round=False,
+    double_out_penalty=0,
+    tile_values=(),
+)
+"""The settings of a round that only replays plays on a board (``_sampling``)."""
+
+
+Log: TypeAlias = "tuple[int, int, int, Any] | None"
+"""A round's history, newest first: ``(player, move, exposed, the turns before)``; ``None`` before the first.
+
+``exposed`` is the value a play's tile offers once placed (:data:`NONE` for a draw or a pass,
+and for the turns of a round built from its parts), so the board can be rebuilt from the
+history. A persistent list: the rounds after each move share the turns before it (the public
+``RoundState.history`` is read from it, oldest first). (The turns before are a ``Log`` too;
+mypyc cannot compile that recursive alias, so the annotation says ``Any``.)
+"""
+
+
+class Views:
+    """The public objects showing one round, each made on first use by the views (``None`` until then)."""
+
+    __slots__ = ("board", "hands", "history", "layout", "state", "yard")
+
+    def __init__(self) -> None:
+        self.hands: Any = None
+        self.yard: Any = None
+        self.history: Any = None
+        self.board: Any = None
+        self.state: Any = None
+        self.layout: Layout | None = None  # the board as a Layout (Round.layout)
+
+
+class Setup:
+    """What every state of one round shares: the rules, the reserve, the board it started on, and its game."""
+
+    __slots__ = ("base", "game", "reserve", "settings")
+
+    def __init__(self, settings: Settings, *, reserve: int, base: Layout, game: Any) -> None:
+        self.settings = settings
+        self.reserve = reserve  # tiles that may never be drawn (YARD-1)
+        self.base = base  # the board the round was built on, whose nodes are the round's first ones
+        # The chickenfoot._dealing.Game the round is played in, or None: that module deals rounds,
+        # so it imports this one, and the field cannot name its type here.
+        self.game = game
+
+
+def hands_stuck(hands: tuple[tuple[int, ...], ...], playable: int) -> bool:
+    """Tells whether no hand holds a tile carrying a value of the mask ``playable`` (END-2's hands)."""
+    for hand in hands:
+        for tile in hand:
+            if VALUES_MASK[tile] & playable:
+                return False
+    return True
+
+
+def foot_short(
+    hands: tuple[tuple[int, ...], ...], yard: tuple[int, ...], reserve: int, value: int, missing: int
+) -> bool:
+    """Variant of END-2: fewer tiles carrying ``value`` are left to play (held or drawable) than ``missing`` toes."""
+    bit = 1 << value
+    available = sum(1 for hand in hands for tile in hand if VALUES_MASK[tile] & bit)
+    available += sum(1 for at in range(len(yard) - reserve) if VALUES_MASK[yard[at]] & bit)
+    return available < missing
+
+
+def nothing_to_do(
+    settings: Settings, hands: tuple[tuple[int, ...], ...], yard: tuple[int, ...], reserve: int, board: Openings
+) -> bool:
+    """Tells whether a round on ``board`` has nothing left to do but end with nobody out (END-2 or the variant)."""
+    if len(yard) <= reserve and hands_stuck(hands, board.playable_mask()):  # DRAW-1, YARD-1: nobody can draw
+        return True
+    foot_pending = board.pending != NONE and board.pending != 0
+    return (
+        settings.unfillable_foot_ends_round
+        and foot_pending
+        and foot_short(hands, yard, reserve, board.pending_value, board.missing)
+    )
+
+
+class Round(Openings):
+    """One round: its openings (inherited), its nodes, hands, yard, whose turn it is, and how the round stands.
+
+    Tiles and seats are ints; ``drawn`` and ``went_out`` are :data:`NONE` when unset. What does
+    not change from move to move (the rules, the reserve, the game) is the round's :class:`Setup`.
+    The nodes are those of ``setup.base``, the board the round was built on (its center alone,
+    once dealt), then one per play of the history (:attr:`log`) since. A round played in a game
+    points to the game (the finished rounds and the totals) through its setup; two rounds are
+    equal as positions, whatever their game and history.
+
+    Every move makes one new round: it is the whole state, so a play allocates it, its history
+    entry and its tuples, nothing else.
+    """
+
+    __slots__ = (
+        "current",
+        "drawn",
+        "hands",
+        "legal_cache",
+        "legal_view",
+        "log",
+        "over",
+        "setup",
+        "views",
+        "went_out",
+        "yard",
+    )
+
+    def __init__(
+        self,
+        setup: Setup,
+        hands: tuple[tuple[int, ...], ...],
+        yard: tuple[int, ...],
+        current: int,
+        drawn: int,
+        over: bool,
+        went_out: int,
+        log: Log,
+        size: int,
+        ends: Ends,
+        ends_mask: int,
+        pending: int,
+        pending_value: int,
+        missing: int,
+    ) -> None:
+        self.setup = setup
+        self.hands = hands
+        self.yard = yard  # yard[0] is drawn next (DRAW-1)
+        self.current = current
+        self.drawn = drawn  # the tile drawn this turn (DRAW-2, DRAW-3)
+        self.over = over
+        self.went_out = went_out
+        self.log = log
+        self.size = size
+        self.ends = ends
+        self.ends_mask = ends_mask
+        self.pending = pending
+        self.pending_value = pending_value
+        self.missing = missing
+        self.legal_cache: list[int] | None = None  # the legal move codes, once asked for
+        self.legal_view: tuple[Any, ...] | None = None  # the legal public moves, once asked for
+        self.views: Views | None = None
+
+    def can_draw(self) -> bool:
+        """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
+        return len(self.yard) > self.setup.reserve
+
+    def public(self) -> Views:
+        """Gets the public objects showing this round made so far (the views fill it in)."""
+        views = self.views
+        if views is None:
+            views = self.views = Views()
+        return views
+
+    # -- the board ------------------------------------------------------------------------
+
+    def plays_since_base(self) -> list[tuple[int, int]]:
+        """Lists the ``(move, exposed)`` of the plays that placed the nodes after ``base``'s, newest first."""
+        plays: list[tuple[int, int]] = []
+        link = self.log
+        count = self.size - self.setup.base.size
+        while len(plays) < count:
+            assert link is not None  # every node after the base's was placed by a play
+            _, move, exposed, link = link
+            if is_play(move):
+                plays.append((move, exposed))
+        return plays
+
+    def layout(self) -> Layout:
+        """Gets the board as a :class:`Layout`: ``base``'s nodes, then one per play since (made once)."""
+        views = self.public()
+        layout = views.layout
+        if layout is None:
+            last = self.setup.base.last
+            for move, exposed in reversed(self.plays_since_base()):
+                last = Placed(code_tile(move), code_onto(move), exposed, before=last)
+            layout = views.layout = Layout(
+                last=last,
+                size=self.size,
+                ends=self.ends + NO_ENDS[len(self.ends) :],  # a layout keeps every value's, as a Board shows them
+                ends_mask=self.ends_mask,
+                pending=self.pending,
+                pending_value=self.pending_value,
+                missing=self.missing,
+            )
+        return layout
+
+    def newest_tile(self) -> int:
+        """Gets the tile placed last: the newest play's, or the base's newest if no play placed one since."""
+        if self.size == self.setup.base.size:
+            return self.setup.base.last.tile
+        link = self.log
+        while link is not None:
+            _, move, _, link = link
+            if is_play(move):
+                return code_tile(move)
+        raise AssertionError("a node after the base's was placed by a play")
+
+    def same_board(self, other: Round) -> bool:
+        """Tells whether both rounds have the same board: openings, tiles and places."""
+        if not self.same_openings(other):
+            return False
+        if self.setup.base is other.setup.base or self.setup.base == other.setup.base:
+            return self.plays_since_base() == other.plays_since_base()
+        return self.layout().same_nodes(other.layout())
+
+    # -- legal moves -----------------------------------------------------------------------
+
+    def legal(self) -> list[int]:
+        """Lists the legal move codes in the engine's fixed order (computed once per round state; not to be changed)."""
+        legal = self.legal_cache
+        if legal is None:
+            legal = self.legal_cache = self._generate(CODES.onto_nodes(self.size))
+        return legal
+
+    def history(self, moves: PublicMoves) -> tuple[tuple[int, Any], ...]:
+        """Gets every ``(player, move)`` of the round, oldest first, as public moves."""
+        views = self.public()
+        turns: tuple[tuple[int, Any], ...] | None = views.history
+        if turns is None:
+            listed: list[tuple[int, Any]] = []
+            table = moves.onto_nodes(self.size)
+            link = self.log
+            while link is not None:
+                player, move, _, link = link
+                listed.append((player, table[move]))
+            listed.reverse()
+            turns = views.history = tuple(listed)
+        return turns
+
+    def public_legal(self, moves: PublicMoves) -> tuple[Any, ...]:
+        """Gets the legal moves as public objects (built once per round)."""
+        view = self.legal_view
+        if view is None:
+            table = moves.table if moves.nodes >= self.size else moves.onto_nodes(self.size)  # onto_nodes, inlined
+            view = self.legal_view = tuple(self._generate(table))
+        return view
+
+    def _plays(self, tiles: tuple[int, ...], table: list[Any]) -> list[Any]:
+        """Lists the plays of ``tiles`` that fit now, tile by tile, each as ``table`` (indexed by move code) has it.
+
+        PLAY-1: a tile is played onto an open end offering one of its values (OPEN-2, FOOT-2:
+        onto the pending node alone, while there is one); a double once, its two halves alike.
+        """
+        plays: list[Any] = []
+        if self.pending != NONE:  # OPEN-2, FOOT-2: only the pending node takes tiles
+            bit = 1 << self.pending_value
+            base = self.pending << 8  # play(0, pending), the tile or'ed in below
+            for tile in tiles:
+                if VALUES_MASK[tile] & bit:
+                    plays.append(table[base | tile])
+            return plays
+        mask = self.ends_mask
+        ends = self.ends
+        for tile in tiles:
+            if VALUES_MASK[tile] & mask:  # carries a value some open end offers
+                high, low = HALVES[tile]
+                for onto in ends[high]:
+                    plays.append(table[onto << 8 | tile])  # play(tile, onto), spelled out in the hot loop
+                if low != high:
+                    for onto in ends[low]:
+                        plays.append(table[onto << 8 | tile])
+        return plays
+
+    def _generate(self, table: list[Any]) -> list[Any]:
+        """Lists the legal moves in the engine's fixed order, each as ``table`` (indexed by move code) has it."""
+        if self.over:
+            return []
+        drawn = self.drawn
+        if drawn != NONE:
+            plays = self._plays((drawn,), table)
+            if plays:
+                if not self.setup.settings.must_play:
+                    plays.append(table[PASS])  # DRAW-3: may play it or pass
+                return plays  # DRAW-2: must play it
+            if self.setup.settings.draw_until_playable and self.can_draw():
+                return [table[DRAW]]  # variant of DRAW-1: keep drawing
+            return [table[PASS]]  # DRAW-2: the drawn tile cannot be played
+        plays = self._plays(self.hands[self.current], table)
+        if plays:
+            return plays  # DRAW-4: no draw while a play exists
+        return [table[DRAW] if self.can_draw() else table[PASS]]  # DRAW-1, YARD-2
+
+    # -- how a round ends -------------------------------------------------------------------
+
+    def blocked(self) -> bool:
+        """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
+        return not self.can_draw() and hands_stuck(self.hands, self.playable_mask())
+
+    def foot_unfillable(self) -> bool:
+        """Variant of END-2: the pending chicken foot needs more toes than tiles are left to fill it."""
+        return foot_short(self.hands, self.yard, self.setup.reserve, self.pending_value, self.missing)
+
+    def ends_blocked(self) -> bool:
+        """Tells whether the round has nothing left to do but end with nobody out (END-2 or the variant)."""
+        return nothing_to_do(self.setup.settings, self.hands, self.yard, self.setup.reserve, self)
+
+    # -- moves ------------------------------------------------------------------------------
+
+    def after_public(self, move: object, moves: PublicMoves) -> Round | None:
+        """Returns the round after ``move`` if :meth:`public_legal` handed it out from ``moves``, else ``None``.
+
+        A public play is read back from its fields, ``move.tile.index`` and ``move.onto``: cheaper
+        than keeping the codes beside the moves, or looking them up.
+        """
+        view = self.legal_view
+        if view is not None:
+            for candidate in view:
+                if candidate is not move:
+                    continue
+                if move is moves.draw:
+                    return self._after_draw()
+                if move is moves.pass_:
+                    return self._after_pass()
+                played: Any = move  # a public play (chickenfoot.Play)
+                return self._after_play(played.tile.index, played.onto)
+        return None
+
+    def with_game(self, game: Any) -> Round:
+        """Returns the same position played in ``game`` (a ``chickenfoot._dealing.Game``)."""
+        setup = Setup(self.setup.settings, reserve=self.setup.reserve, base=self.setup.base, game=game)
+        return self.moved(
+            setup,
+            hands=self.hands,
+            yard=self.yard,
+            current=self.current,
+            drawn=self.drawn,
+            over=self.over,
+            went_out=self.went_out,
+            log=self.log,
+        )
+
+    def after(self, move: int) -> Round:
+        """Returns the round after ``move``, which must be one of :meth:`legal`."""
+        if is_play(move):
+            return self._after_play(code_tile(move), code_onto(move))
+        if move == DRAW:
+            return self._after_draw()
+        return self._after_pass()
+
+    def moved(
+        self,
+        setup: Setup,
+        hands: tuple[tuple[int, ...], ...],
+        yard: tuple[int, ...],
+        current: int,
+        drawn: int,
+        over: bool,
+        went_out: int,
+        log: Log,
+    ) -> Round:
+        """Returns a round on the same board (the same nodes and openings), with the rest given.
+
+        Called by keyword, except by the moves themselves (a draw, a pass), once per move: see
+        :meth:`_after_play`.
+        """
+        return Round(
+            setup,
+            hands,
+            yard,
+            current,
+            drawn,
+            over,
+            went_out,
+            log,
+            self.size,
+            self.ends,
+            self.ends_mask,
+            self.pending,
+            self.pending_value,
+            self.missing,
+        )
+
+    # Kept whole: a play's whole effect, hand, board and end, in one frame, as the pure Python
+    # engine runs it once per move (each call split off costs it about one percent).
+    def _after_play(self, tile: int, onto: int) -> Round:
+        player = self.current
+        hands = self.hands
+        hand = hands[player]
+        at = 0
+        while hand[at] != tile:  # hand.index(tile), which mypyc would call as a Python method
+            at += 1
+        hand = hand[:at] + hand[at + 1 :]
+        hands = replaced(hands, player, hand)
+        # The board: _layout.place_tile, inlined (a call and its tuple cost the pure Python engine
+        # a few percent per move); tests/test_core_speedups.py proves the two place every tile alike.
+        high, low = HALVES[tile]
+        changed = list(self.ends)  # the open ends by value, as they will be
+        mask = self.ends_mask
+        pending = self.pending
+        pending_value = self.pending_value
+        missing = 0
+        if pending != NONE:
+            matched = pending_value
+            missing = self.missing - 1
+            if not missing:
+                pending = NONE
+                pending_value = NONE
+        else:
+            matched = high if onto in changed[high] else low
+            offering = changed[matched]
+            at = 0
+            while offering[at] != onto:  # offering.index(onto), likewise
+                at += 1
+            rest = offering[:at] + offering[at + 1 :]  # PLAY-2: a non-pending end takes one tile, so it closes
+            changed[matched] = rest
+            if not rest:
+                mask &= ~(1 << matched)
+        if high == low:
+            exposed = matched  # PLAY-1: a double offers its own value
+            pending, pending_value, missing = self.size, matched, FOOT_TOES  # FOOT-1: laid crosswise
+        else:
+            exposed = low if high == matched else high  # PLAY-1: the half not matched
+            changed[exposed] = changed[exposed] + (self.size,)
+            mask |= 1 << exposed
+        out = not hand  # END-1: out on the last tile, even with a foot pending
+        setup = self.setup
+        # END-2, checked after every move (a play leaves the yard as it was: while it is open, the
+        # round is not blocked); the variant only when a foot has just been laid.
+        over = out or (
+            (
+                pending == self.size
+                and setup.settings.unfillable_foot_ends_round
+                and foot_short(hands, self.yard, setup.reserve, pending_value, missing)
+            )
+            or (len(self.yard) <= setup.reserve and hands_stuck(hands, 1 << pending_value if pending != NONE else mask))
+        )
+        # Positional, in the order of Round's fields: called with keywords, a class builds a dict
+        # of them first, which costs the pure Python engine a tenth of its time per move.
+        return Round(
+            setup,
+            hands,
+            self.yard,
+            player if out else (player + 1) % len(hands),  # current: TURN-1
+            NONE,  # drawn
+            over,
+            player if out else NONE,  # went_out
+            (player, onto << 8 | tile, exposed, self.log),  # log: play(tile, onto)
+            self.size + 1,  # size
+            tuple(changed),  # ends
+            mask,
+            pending,
+            pending_value,
+            missing,
+        )
+
+    def _after_draw(self) -> Round:
+        player = self.current
+        tile = self.yard[0]
+        hands = replaced(self.hands, player, self.hands[player] + (tile,))
+        yard = self.yard[1:]
+        # DRAW-1: drawing does not end the turn. END-2, after every move (as above).
+        over = len(yard) <= self.setup.reserve and hands_stuck(hands, self.playable_mask())
+        log = (player, DRAW, NONE, self.log)
+        return self.moved(self.setup, hands, yard, player, tile, over, NONE, log)  # positional: once per move
+
+    def _after_pass(self) -> Round:
+        player = self.current
+        # END-2, checked after every move; while the yard is open the round is not blocked.
+        over = not self.can_draw() and hands_stuck(self.hands, self.playable_mask())
+        log = (player, PASS, NONE, self.log)
+        current = (player + 1) % len(self.hands)  # TURN-1
+        return self.moved(self.setup, self.hands, self.yard, current, NONE, over, NONE, log)  # likewise
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def scores(self) -> tuple[int, ...]:
+        """Scores the round: each player the value of the tiles left in hand (SCORE-1, SCORE-2).
+
+        Going out on a double costs the rules' penalty, if any.
+        """
+        values = self.setup.settings.tile_values
+        scores = [0] * len(self.hands)
+        for seat, hand in enumerate(self.hands):
+            for tile in hand:
+                scores[seat] += values[tile]
+        if self.went_out != NONE and is_double(self.newest_tile()):
+            scores[self.went_out] += self.setup.settings.double_out_penalty
+        return tuple(scores)
+
+    # -- identity ---------------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Round):
+            return NotImplemented
+        return (
+            self.current == other.current
+            and self.drawn == other.drawn
+            and self.over == other.over
+            and self.went_out == other.went_out
+            and self.setup.reserve == other.setup.reserve
+            and self.hands == other.hands
+            and self.yard == other.yard
+            and self.setup.settings.public == other.setup.settings.public
+            and self.same_board(other)
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.hands, self.yard, self.current, self.drawn, self.over, self.size, self.ends, self.pending))
