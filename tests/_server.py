@@ -8,9 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from starlette.testclient import TestClient
+from optional import skip_module_unless_importable
 
-from chickenfoot.server import GameServer, Limits, Session, SQLiteStore, create_app
+# pytest's --doctest-modules imports this module too, so it skips itself without the extra.
+skip_module_unless_importable("chickenfoot.server", "the game server")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from chickenfoot.server import GameServer, Limits, Session, SQLiteStore, create_app  # noqa: E402
 
 # Tests send moves as fast as they can: the rate limit has its own test.
 FAST = Limits(messages_per_second=10_000, message_burst=10_000, requests_per_second=10_000, request_burst=10_000)
