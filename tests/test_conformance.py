@@ -189,16 +189,23 @@ DEALERS = [statement for statement in STATEMENTS if hasattr(statement, "deal")] 
 
 
 def _deal_cases(dealers: list[Any], *, thousands: bool = False) -> list[Any]:
+    # A few deals of each quick case in the fast loop; 3 of every case in the slow tier (CI); 40 of
+    # every case, and thousands of the numpy deal's, in the soak (by hand: pytest -m soak), which
+    # would take CI past its time.
     cases = []
     for statement in dealers:
         for preset, name, slow in ALL_CASES:
             if thousands and name in QUICK:
                 continue
-            # A few deals of each quick case in the fast loop; 40 of every case, and thousands, in the slow one.
-            seeds = 2000 if thousands else 40 if slow else 5
-            marks = [pytest.mark.slow] if slow else []
             case_id = f"{statement.name}-{preset}-{name}"
-            cases.append(pytest.param(statement, preset, name, seeds, marks=marks, id=case_id))
+            if thousands:
+                tiers = [(2000, [pytest.mark.slow, pytest.mark.soak], case_id)]
+            elif slow:
+                tiers = [(3, [pytest.mark.slow], case_id), (40, [pytest.mark.slow, pytest.mark.soak], f"{case_id}-40")]
+            else:
+                tiers = [(5, [], case_id)]
+            for seeds, marks, tier_id in tiers:
+                cases.append(pytest.param(statement, preset, name, seeds, marks=marks, id=tier_id))
     return cases
 
 
