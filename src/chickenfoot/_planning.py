@@ -133,7 +133,28 @@ def _view_world(view: PlayerView) -> World:
     return deal
 
 
-class SamplerBot:
+class _WorldSearch:
+    """Holds what SamplerBot and OmniscientBot share: a budget of simulations (or CPU seconds), a seed, worlds."""
+
+    def __init__(
+        self, simulations: int = _SIMULATIONS, *, seconds: float | None = None, seed: int = 0, worlds: int = _WORLDS
+    ) -> None:
+        """Builds the bot with a budget of ``simulations`` a move (or ``seconds`` of CPU time), a seed and worlds."""
+        _check_budget(simulations, seconds)
+        if type(worlds) is not int or worlds < 1:
+            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
+        self.simulations = simulations
+        self.seconds = seconds
+        self.seed = seed
+        self.worlds = worlds
+
+    def __repr__(self) -> str:
+        budget = f", seconds={self.seconds}" if self.seconds is not None else ""
+        worlds = f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
+        return f"{type(self).__name__}(simulations={self.simulations}{budget}, seed={self.seed}{worlds})"
+
+
+class SamplerBot(_WorldSearch):
     """Searches the round with SO-ISMCTS on the core's integers: well ahead of SearchBot at the same CPU time a move.
 
     Each simulation takes a world from :func:`~chickenfoot.determinize` (the hidden tiles dealt
@@ -153,23 +174,6 @@ class SamplerBot:
     True
     """
 
-    def __init__(
-        self, simulations: int = _SIMULATIONS, *, seconds: float | None = None, seed: int = 0, worlds: int = _WORLDS
-    ) -> None:
-        """Builds a sampler bot with a budget of ``simulations`` per move (or ``seconds`` of CPU time) and a seed."""
-        _check_budget(simulations, seconds)
-        if type(worlds) is not int or worlds < 1:
-            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
-        self.simulations = simulations
-        self.seconds = seconds
-        self.seed = seed
-        self.worlds = worlds
-
-    def __repr__(self) -> str:
-        budget = f", seconds={self.seconds}" if self.seconds is not None else ""
-        worlds = f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
-        return f"SamplerBot(simulations={self.simulations}{budget}, seed={self.seed}{worlds})"
-
     def __call__(self, view: PlayerView) -> Move:
         """Returns the most visited move at the root after the search."""
         moves = _moves(view)
@@ -180,7 +184,7 @@ class SamplerBot:
         return _most_visited(moves, searcher.root)
 
 
-class OmniscientBot:
+class OmniscientBot(_WorldSearch):
     """Cheats: sees every hand (not the order of the yard) and searches the true round, an upper bound for fair bots.
 
     The same search as :class:`SamplerBot`, on the real hands, the yard shuffled afresh for each
@@ -196,23 +200,6 @@ class OmniscientBot:
 
     cheats = True
     """Marks a bot that sees more than its view."""
-
-    def __init__(
-        self, simulations: int = _SIMULATIONS, *, seconds: float | None = None, seed: int = 0, worlds: int = _WORLDS
-    ) -> None:
-        """Builds an omniscient bot with a budget of ``simulations`` a move (or ``seconds`` of CPU time) and a seed."""
-        _check_budget(simulations, seconds)
-        if type(worlds) is not int or worlds < 1:
-            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
-        self.simulations = simulations
-        self.seconds = seconds
-        self.seed = seed
-        self.worlds = worlds
-
-    def __repr__(self) -> str:
-        budget = f", seconds={self.seconds}" if self.seconds is not None else ""
-        worlds = f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
-        return f"OmniscientBot(simulations={self.simulations}{budget}, seed={self.seed}{worlds})"
 
     def __call__(self, view: PlayerView) -> Move:
         """Refuses: a view hides what this bot plays by. Use :meth:`see` (play_out and tournaments do)."""
