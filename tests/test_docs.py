@@ -59,7 +59,7 @@ def test_ci_reads_the_readme_set_up_commands_and_the_quickstart_repeats_them() -
     commands = runpy.run_path(str(REPO / ".ci" / "readme-commands"))["commands"]
     main_job, tests, docs = commands((REPO / "README.md").read_text(encoding="utf-8"))
     assert main_job.startswith('python -m pip install ".[cli]" && chickenfoot ')
-    assert tests == 'python -m pip install -e ".[test]" && python -m pytest'
+    assert tests == 'python -m pip install -e ".[test]" && python -m pytest -n auto'
     assert docs.startswith('python -m pip install -e ".[docs]" && python -m sphinx -W ')
     quickstart = (DOCS / "quickstart.md").read_text(encoding="utf-8")
     assert f"`{tests}`" in quickstart

