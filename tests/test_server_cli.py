@@ -47,11 +47,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
         (["--bogus"], "No such option"),
     ],
 )
-def test_bad_options_are_refused_saying_why(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+def test_bad_options_are_refused_saying_why(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: list[str], message: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
     code, err = run(capsys, "serve", *argv)
     assert code == 2
     assert message in err
     assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == [], "a refused start must not create the default games file"
 
 
 def test_a_file_that_is_not_a_database_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -142,17 +142,15 @@ def serve(
     bots = _programs(programs)
     from ..server import GameServer, PostgresStore, SQLiteStore, Store, serve as run
 
-    store: Store
-    if postgres_dsn:
-        store = PostgresStore(postgres_dsn)
-    else:
-        _check_database(db_path)
-        store = SQLiteStore(db_path)
     _check_address(host, port)
+    store: Store = PostgresStore(postgres_dsn) if postgres_dsn else SQLiteStore(db_path)
     try:
         server = GameServer(store, programs=bots, bot_delay=bot_delay)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--program'") from None
+    # Last, because it creates the file: a refused option leaves nothing behind.
+    if not postgres_dsn:
+        _check_database(db_path)
     click.echo(
         f"chickenfoot: serving games at http://{host}:{port}/ (keeping them in {store!r}); Ctrl-C stops", err=True
     )
