@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import chickenfoot as cf
 import chickenfoot.tournament
 from _games import games
-from chickenfoot.bots import Bot, GreedyBot, HeaviestBot, RandomBot, SearchBot, greedy_score
+from chickenfoot.bots import Bot, GreedyBot, HeaviestBot, RandomBot, SamplerBot, SearchBot, greedy_score
 
 Tile = cf.Tile
 
@@ -219,3 +219,7 @@ def test_search_bot_repr_shows_what_makes_it_play_differently() -> None:
     assert repr(SearchBot(simulations=5, seed=2)) == "SearchBot(simulations=5, seed=2)"
     assert "worlds=3" in repr(SearchBot(worlds=3))
     assert "exploration=1.5" in repr(SearchBot(exploration=1.5))
+    # SearchBot's own defaults (20 worlds), not the sampler's (32), decide what the repr leaves out.
+    full = SearchBot(simulations=7, seconds=0.5, seed=3, exploration=1.5, worlds=32)
+    assert repr(full) == "SearchBot(simulations=7, seconds=0.5, seed=3, exploration=1.5, worlds=32)"
+    assert repr(SamplerBot(worlds=20)) == "SamplerBot(simulations=1000, seed=0, worlds=20)"

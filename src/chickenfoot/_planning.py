@@ -61,6 +61,7 @@ def _check_budget(simulations: int, seconds: float | None) -> None:
     if type(simulations) is not int or simulations < 1:
         raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
     if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < math.inf):
+        # A budget of inf or NaN would never end the search; 0 or less would search nothing.
         raise ValueError(f"seconds must be a finite number above 0 (or None for simulations), got {seconds!r}")
 
 
@@ -134,7 +135,9 @@ def _view_world(view: PlayerView) -> World:
 
 
 class _WorldSearch:
-    """Holds what SamplerBot and OmniscientBot share: a budget of simulations (or CPU seconds), a seed, worlds."""
+    """Holds what the search bots share: a budget of simulations (or CPU seconds), a seed, worlds."""
+
+    _default_worlds = _WORLDS  # left out of the repr when unchanged
 
     def __init__(
         self, simulations: int = _SIMULATIONS, *, seconds: float | None = None, seed: int = 0, worlds: int = _WORLDS
@@ -150,8 +153,11 @@ class _WorldSearch:
 
     def __repr__(self) -> str:
         budget = f", seconds={self.seconds}" if self.seconds is not None else ""
-        worlds = f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
-        return f"{type(self).__name__}(simulations={self.simulations}{budget}, seed={self.seed}{worlds})"
+        return f"{type(self).__name__}(simulations={self.simulations}{budget}, seed={self.seed}{self._tuning()})"
+
+    def _tuning(self) -> str:
+        """Gets the repr's part for the settings changed from their defaults."""
+        return f", worlds={self.worlds}" if self.worlds != self._default_worlds else ""
 
 
 class SamplerBot(_WorldSearch):

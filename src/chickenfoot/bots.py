@@ -36,6 +36,7 @@ from ._planning import (
     SamplerBot as SamplerBot,
     _moves,
     _view_rng,
+    _WorldSearch,
     analyse as analyse,
 )
 from ._process_bot import (
@@ -357,7 +358,7 @@ _EXPLORATION = 0.7  # SearchBot's default UCT exploration constant
 _WORLDS = 20  # SearchBot's default number of determinized deals per decision
 
 
-class SearchBot:
+class SearchBot(_WorldSearch):
     """Searches with information-set Monte Carlo tree search (SO-ISMCTS) over :func:`~chickenfoot.determinize`.
 
     Each simulation samples the hidden tiles consistently with the view, walks one shared tree
@@ -376,6 +377,8 @@ class SearchBot:
     True
     """
 
+    _default_worlds = _WORLDS
+
     def __init__(
         self,
         simulations: int = 100,
@@ -386,26 +389,14 @@ class SearchBot:
         worlds: int = _WORLDS,
     ) -> None:
         """Builds a search bot with a budget of ``simulations`` per move (or ``seconds`` of CPU time) and a seed."""
-        if type(simulations) is not int or simulations < 1:
-            raise ValueError(f"simulations must be a whole number of 1 or more, got {simulations!r}")
-        if type(worlds) is not int or worlds < 1:
-            raise ValueError(f"worlds must be a whole number of 1 or more, got {worlds!r}")
-        if seconds is not None and (type(seconds) not in (int, float) or not 0 < seconds < math.inf):
-            # A budget of inf or NaN would never end the search; 0 or less would search nothing.
-            raise ValueError(f"seconds must be a finite number above 0 (or None for simulations), got {seconds!r}")
+        super().__init__(simulations, seconds=seconds, seed=seed, worlds=worlds)
         if not 0 <= exploration < math.inf:  # also refuses NaN
             raise ValueError(f"exploration must be a finite number of 0 or more, got {exploration!r}")
-        self.simulations = simulations
-        self.seconds = seconds
-        self.seed = seed
         self.exploration = exploration
-        self.worlds = worlds
 
-    def __repr__(self) -> str:
-        budget = f", seconds={self.seconds}" if self.seconds is not None else ""
+    def _tuning(self) -> str:
         tuning = f", exploration={self.exploration}" if self.exploration != _EXPLORATION else ""
-        tuning += f", worlds={self.worlds}" if self.worlds != _WORLDS else ""
-        return f"SearchBot(simulations={self.simulations}{budget}, seed={self.seed}{tuning})"
+        return tuning + super()._tuning()
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns the most visited move at the root after the search."""
