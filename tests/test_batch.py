@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import types
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 np = pytest.importorskip("numpy")
 
@@ -126,6 +128,35 @@ def test_random_actions_are_uniform_over_the_legal_ones(kind: str) -> None:
     assert ((counts - expected) ** 2 / expected).sum() < 2 * len(legal) + 40
 
 
+# Scores of 0 to 3 over few rounds, so that totals tie often and the ties go deep into TIE-2.
+tables = st.integers(2, 6).flatmap(
+    lambda players: st.lists(
+        st.lists(st.lists(st.integers(0, 3), min_size=players, max_size=players), min_size=1, max_size=6),
+        min_size=1,
+        max_size=4,
+    ).filter(lambda games: len({len(rounds) for rounds in games}) == 1)
+)
+
+
+@pytest.mark.rule("GAME-1", "TIE-1", "TIE-2")
+@pytest.mark.parametrize("rules", [cf.Rules.trains(), cf.Rules.cross()], ids=["share", "zero_rounds"])
+@given(scores=tables)
+@settings(max_examples=300, deadline=None)
+def test_the_batch_names_the_winners_of_tied_games_as_the_reference_does(
+    rules: cf.Rules, scores: list[list[list[int]]]
+) -> None:
+    """Ties on the lowest total, settled by the rounds' scores (TIE-2) or shared (TIE-1), game by game."""
+    from chickenfoot.batch._ending import winners
+
+    arrays = np.array(scores, dtype=np.int32)  # games x rounds x players
+    games = types.SimpleNamespace(totals=arrays.sum(axis=1), scores=arrays, tables=types.SimpleNamespace(rules=rules))
+    won = winners(games, np.arange(len(scores)))  # type: ignore[arg-type]
+    for game, rounds in enumerate(scores):
+        results = tuple(reference.Result(0, tuple(round_scores), None, None) for round_scores in rounds)  # type: ignore[arg-type]
+        totals = tuple(int(total) for total in arrays[game].sum(axis=0))
+        assert tuple(np.flatnonzero(won[game])) == reference.winners(rules, totals, results), rounds
+
+
 @pytest.mark.rule("GAME-1", "TIE-1", "TIE-2")
 @pytest.mark.parametrize("rules", [cf.Rules.trains(max_pip=6), cf.Rules.cross(max_pip=6, hand_size=5)])
 def test_rewards_pay_the_winners_and_autoreset_deals_again(rules: cf.Rules) -> None:
@@ -179,6 +210,63 @@ def test_illegal_actions_are_refused_and_change_nothing() -> None:
     with pytest.raises(cf.IllegalMoveError, match="one per game"):
         batch.step(games, np.zeros(2, dtype=int))
     assert [batch.to_state(games, i) for i in range(3)] == before
+
+
+@pytest.mark.parametrize(("rules", "players"), CONFIGS[:4], ids=IDS[:4])
+def test_every_illegal_action_is_refused_naming_its_games(rules: cf.Rules, players: int) -> None:
+    """Each action number, in range or not, is refused by exactly the games where it is not legal."""
+    rng = random.Random(5)
+    states = []
+    for seed in range(7):  # mid-round positions: some with a tile just drawn, some with a foot pending
+        state = play_randomly(cf.new_game(rules, players, seed), rng, 20 + 9 * seed)
+        states.append(state if not state.is_over else cf.new_game(rules, players, seed))
+    legal = [set(actions.legal_actions(state)) for state in states]
+    games = batch.from_states(states)
+    count = actions.action_count(rules)
+    tries = [np.full(len(states), action) for action in [-1, *range(count), count, count + 1]]
+    # And legal actions but in the first k games, so that one to all of them are named.
+    some_legal = np.array([min(moves) for moves in legal])
+    tries += [np.where(np.arange(len(states)) < k, count, some_legal) for k in range(len(states) + 1)]
+    for chosen in tries:
+        bad = [i for i, moves in enumerate(legal) if chosen[i] not in moves]
+        before = {name: array.copy() for name, array in vars(games).items() if isinstance(array, np.ndarray)}
+        if not bad:
+            batch.step(games, chosen)
+            continue
+        with pytest.raises(cf.IllegalMoveError) as refused:
+            batch.step_inplace(games, chosen)
+        shown = ", ".join(f"game {i}: action {chosen[i]}" for i in bad[:5])
+        more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
+        plural = "s" if len(bad) > 1 else ""
+        assert str(refused.value) == (
+            f"illegal action in {len(bad)} game{plural} ({shown}{more}): "
+            "pick actions where legal_action_mask(batch) is true"
+        )
+        assert all((getattr(games, name) == array).all() for name, array in before.items()), chosen
+
+
+@pytest.mark.rule("SCORE-1", "SCORE-2")
+@pytest.mark.parametrize(("rules", "players"), [CONFIGS[2], CONFIGS[3]], ids=[IDS[2], IDS[3]])
+def test_score_rewards_are_each_rounds_scores_below_the_mean(rules: cf.Rules, players: int) -> None:
+    """reward="score" pays, at each round's end, the mean of its scores less one's own (penalties included)."""
+    seeds = range(6)
+    engine = [cf.new_game(rules, players, seed) for seed in seeds]
+    games = batch.init(rules, players, np.array(list(seeds)), deal="engine", reward="score")
+    rng = np.random.default_rng(3)
+    ended = 0
+    while not all(game.is_over for game in engine):
+        chosen = batch.random_actions(games, rng)
+        games = batch.step(games, chosen)
+        for i, game in enumerate(engine):
+            if game.is_over:
+                assert games.rewards[i].tolist() == [0] * players
+                continue
+            after = engine[i] = cf.apply(game, actions.decode(int(chosen[i]), game))
+            new = after.results[len(game.results) :]  # a round blocked as dealt ends in the same step
+            expected = [sum(sum(r.scores) / players - r.scores[seat] for r in new) for seat in range(players)]
+            assert games.rewards[i].tolist() == pytest.approx(expected), (i, new)
+            ended += len(new)
+    assert ended == len(seeds) * (rules.max_pip + 1)  # every round of every game (ROUND-1)
 
 
 def test_a_batch_holds_one_configuration() -> None:
