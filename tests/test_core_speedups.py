@@ -259,3 +259,21 @@ def test_the_placing_rule_can_tell_two_boards_apart() -> None:
     one, other = center.place(cf.Tile(9, 4).index, 0), center.place(cf.Tile(9, 5).index, 0)
     assert one != other
     assert one == center.place(cf.Tile(9, 4).index, 0)
+
+
+@pytest.mark.parametrize("rules", [cf.Rules.trains(), cf.Rules.cross(center_fallback="highest_double")])
+def test_every_round_is_built_whole(rules: cf.Rules) -> None:
+    # A round's builders (round_on, a play, a draw or a pass, moved) store its fields one by one:
+    # a field forgotten would be unset, which reading it (as a slot) raises.
+    from chickenfoot._layout import Openings
+    from chickenfoot._round import Round
+
+    fields = [*Openings.__slots__, *Round.__slots__]
+    kinds = set()
+    for seed in range(3):
+        for _, move, after in random_walk(cf.new_game(rules, 3, seed), random.Random(seed)):
+            core = after._round
+            assert [field for field in fields if not hasattr(core, field)] == []
+            assert core.legal_cache is None or core.legal_cache == core.legal()
+            kinds.add(type(move).__name__)
+    assert kinds == {"Play", "Draw", "Pass"}

@@ -39,22 +39,22 @@ def round_on(
 
     Whether it is over is the caller's to say (:func:`nothing_to_do` tells END-2 from the parts).
     """
-    return Round(
-        Setup(settings, reserve=reserve, base=layout, game=game),
-        hands=hands,
-        yard=yard,
-        current=current,
-        drawn=drawn,
-        over=over,
-        went_out=went_out,
-        log=log,
-        size=layout.size,
-        ends=layout.ends[: settings.max_pip + 1],  # a round keeps only its set's values (less to copy per play)
-        ends_mask=layout.ends_mask,
-        pending=layout.pending,
-        pending_value=layout.pending_value,
-        missing=layout.missing,
-    )
+    start = Round()
+    start.setup = Setup(settings, reserve=reserve, base=layout, game=game)
+    start.hands = hands
+    start.yard = yard
+    start.current = current
+    start.drawn = drawn
+    start.over = over
+    start.went_out = went_out
+    start.log = log
+    start.size = layout.size
+    start.ends = layout.ends[: settings.max_pip + 1]  # a round keeps only its set's values (less to copy per play)
+    start.ends_mask = layout.ends_mask
+    start.pending = layout.pending
+    start.pending_value = layout.pending_value
+    start.missing = layout.missing
+    return start
 
 
 def round_rng(seed: int, round_index: int) -> random.Random:

@@ -42,7 +42,7 @@ from ._codes import (
     replaced,
     tile_index,
 )
-from ._layout import NO_ENDS, Ends, Layout, Openings, Placed
+from ._layout import NO_ENDS, Layout, Openings, Placed
 
 
 class Settings:
@@ -182,40 +182,30 @@ class Round(Openings):
         "yard",
     )
 
-    def __init__(
-        self,
-        setup: Setup,
-        hands: tuple[tuple[int, ...], ...],
-        yard: tuple[int, ...],
-        current: int,
-        drawn: int,
-        over: bool,
-        went_out: int,
-        log: Log,
-        size: int,
-        ends: Ends,
-        ends_mask: int,
-        pending: int,
-        pending_value: int,
-        missing: int,
-    ) -> None:
-        self.setup = setup
-        self.hands = hands
-        self.yard = yard  # yard[0] is drawn next (DRAW-1)
-        self.current = current
-        self.drawn = drawn  # the tile drawn this turn (DRAW-2, DRAW-3)
-        self.over = over
-        self.went_out = went_out
-        self.log = log
-        self.size = size
-        self.ends = ends
-        self.ends_mask = ends_mask
-        self.pending = pending
-        self.pending_value = pending_value
-        self.missing = missing
-        self.legal_cache: list[int] | None = None  # the legal move codes, once asked for
-        self.legal_view: tuple[Any, ...] | None = None  # the legal public moves, once asked for
-        self.views: Views | None = None
+    setup: Setup
+    hands: tuple[tuple[int, ...], ...]
+    yard: tuple[int, ...]  # yard[0] is drawn next (DRAW-1)
+    current: int
+    drawn: int  # the tile drawn this turn (DRAW-2, DRAW-3)
+    over: bool
+    went_out: int
+    log: Log
+    legal_cache: list[int] | None  # the legal move codes, once asked for
+    legal_view: tuple[Any, ...] | None  # the legal public moves, once asked for
+    views: Views | None
+
+    def __new__(cls) -> Round:
+        """Gets a round with only its caches set: whoever builds one sets every other field next, by name.
+
+        Fourteen values passed to a constructor would be a row of numbers by position, or cost the
+        pure Python engine a dict per move by keyword (a tenth of its time); stores by name cost
+        neither, and nothing changes a round once its builder returns it.
+        """
+        self = object.__new__(cls)
+        self.legal_cache = None
+        self.legal_view = None
+        self.views = None
+        return self
 
     def can_draw(self) -> bool:
         """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
@@ -417,6 +407,7 @@ class Round(Openings):
     def moved(
         self,
         setup: Setup,
+        *,
         hands: tuple[tuple[int, ...], ...],
         yard: tuple[int, ...],
         current: int,
@@ -425,27 +416,23 @@ class Round(Openings):
         went_out: int,
         log: Log,
     ) -> Round:
-        """Returns a round on the same board (the same nodes and openings), with the rest given.
-
-        Called by keyword, except by the moves themselves (a draw, a pass), once per move: see
-        :meth:`_after_play`.
-        """
-        return Round(
-            setup,
-            hands,
-            yard,
-            current,
-            drawn,
-            over,
-            went_out,
-            log,
-            self.size,
-            self.ends,
-            self.ends_mask,
-            self.pending,
-            self.pending_value,
-            self.missing,
-        )
+        """Returns a round on the same board (the same nodes and openings), with the rest given."""
+        after = Round()
+        after.setup = setup
+        after.hands = hands
+        after.yard = yard
+        after.current = current
+        after.drawn = drawn
+        after.over = over
+        after.went_out = went_out
+        after.log = log
+        after.size = self.size
+        after.ends = self.ends
+        after.ends_mask = self.ends_mask
+        after.pending = self.pending
+        after.pending_value = self.pending_value
+        after.missing = self.missing
+        return after
 
     # Kept whole: a play's whole effect, hand, board and end, in one frame, as the pure Python
     # engine runs it once per move (each call split off costs it about one percent).
@@ -501,24 +488,22 @@ class Round(Openings):
             )
             or (len(self.yard) <= setup.reserve and hands_stuck(hands, 1 << pending_value if pending != NONE else mask))
         )
-        # Positional, in the order of Round's fields: called with keywords, a class builds a dict
-        # of them first, which costs the pure Python engine a tenth of its time per move.
-        return Round(
-            setup,
-            hands,
-            self.yard,
-            player if out else (player + 1) % len(hands),  # current: TURN-1
-            NONE,  # drawn
-            over,
-            player if out else NONE,  # went_out
-            (player, onto << 8 | tile, exposed, self.log),  # log: play(tile, onto)
-            self.size + 1,  # size
-            tuple(changed),  # ends
-            mask,
-            pending,
-            pending_value,
-            missing,
-        )
+        after = Round()
+        after.setup = setup
+        after.hands = hands
+        after.yard = self.yard
+        after.current = player if out else (player + 1) % len(hands)  # TURN-1
+        after.drawn = NONE
+        after.over = over
+        after.went_out = player if out else NONE
+        after.log = (player, onto << 8 | tile, exposed, self.log)  # play(tile, onto)
+        after.size = self.size + 1
+        after.ends = tuple(changed)
+        after.ends_mask = mask
+        after.pending = pending
+        after.pending_value = pending_value
+        after.missing = missing
+        return after
 
     def _after_draw(self) -> Round:
         player = self.current
@@ -528,7 +513,9 @@ class Round(Openings):
         # DRAW-1: drawing does not end the turn. END-2, after every move (as above).
         over = len(yard) <= self.setup.reserve and hands_stuck(hands, self.playable_mask())
         log = (player, DRAW, NONE, self.log)
-        return self.moved(self.setup, hands, yard, player, tile, over, NONE, log)  # positional: once per move
+        return self.moved(
+            self.setup, hands=hands, yard=yard, current=player, drawn=tile, over=over, went_out=NONE, log=log
+        )
 
     def _after_pass(self) -> Round:
         player = self.current
@@ -536,7 +523,9 @@ class Round(Openings):
         over = not self.can_draw() and hands_stuck(self.hands, self.playable_mask())
         log = (player, PASS, NONE, self.log)
         current = (player + 1) % len(self.hands)  # TURN-1
-        return self.moved(self.setup, self.hands, self.yard, current, NONE, over, NONE, log)  # likewise
+        return self.moved(
+            self.setup, hands=self.hands, yard=self.yard, current=current, drawn=NONE, over=over, went_out=NONE, log=log
+        )
 
     # -- scoring ----------------------------------------------------------------------------
 
