@@ -234,7 +234,7 @@ def test_every_illegal_action_is_refused_naming_its_games(rules: cf.Rules, playe
             batch.step(games, chosen)
             continue
         with pytest.raises(cf.IllegalMoveError) as refused:
-            batch.step_inplace(games, chosen)
+            batch.step(games, chosen)
         shown = ", ".join(f"game {i}: action {chosen[i]}" for i in bad[:5])
         more = f" and {len(bad) - 5} more" if len(bad) > 5 else ""
         plural = "s" if len(bad) > 1 else ""
@@ -267,6 +267,62 @@ def test_score_rewards_are_each_rounds_scores_below_the_mean(rules: cf.Rules, pl
             assert games.rewards[i].tolist() == pytest.approx(expected), (i, new)
             ended += len(new)
     assert ended == len(seeds) * (rules.max_pip + 1)  # every round of every game (ROUND-1)
+
+
+SEEDS = "seeds must be a non-empty 1-D sequence of whole numbers, one per game; got "
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"rules": "trains"}, TypeError, "rules must be a chickenfoot.Rules, such as Rules.trains(); got 'trains'"),
+        ({"seeds": []}, ValueError, SEEDS + "[]"),
+        (
+            {"seeds": [[1, 2]]},
+            ValueError,
+            "seeds must be a non-empty 1-D sequence of whole numbers, one per game; got [[1, 2]]",
+        ),
+        (
+            {"seeds": [1.5]},
+            ValueError,
+            "seeds must be a non-empty 1-D sequence of whole numbers, one per game; got [1.5]",
+        ),
+        ({"round_index": -1}, ValueError, "round_index must be a whole number from 0 to 9, got -1"),
+        ({"round_index": 10}, ValueError, "round_index must be a whole number from 0 to 9, got 10"),
+        ({"round_index": True}, ValueError, "round_index must be a whole number from 0 to 9, got True"),
+        ({"reward": "points"}, ValueError, "reward must be 'win' or 'score', got 'points'"),
+    ],
+)
+def test_init_refuses_bad_arguments_in_so_many_words(
+    arguments: dict[str, object], error: type[Exception], message: str
+) -> None:
+    call: dict[str, object] = {"rules": cf.Rules.trains(), "players": 2, "seeds": [1, 2], "single_round": True}
+    with pytest.raises(error) as refused:
+        batch.init(**{**call, **arguments})  # type: ignore[arg-type]
+    assert str(refused.value) == message
+
+
+def test_a_dealt_batch_reports_no_step_yet() -> None:
+    games = batch.init(cf.Rules.trains(max_pip=6), 2, np.arange(4), single_round=True, round_index=6)
+    assert not games.terminated.any()
+    assert (games.rewards == 0).all()
+
+
+@pytest.mark.parametrize("flags", [bool, int], ids=["bools", "ints"])
+def test_games_held_back_or_finished_keep_their_state_while_the_others_move(flags: type) -> None:
+    """Finished games ignore their action, as do those ``where`` holds back (flags: bools, or ints 0 and 1)."""
+    games = batch.init(cf.Rules.trains(max_pip=6), 2, np.arange(8), single_round=True, round_index=5)
+    rng = np.random.default_rng(4)
+    where = np.arange(8) % 3 != 0
+    while not games.game_over[where].all():
+        held = [batch.to_state(games, i) for i in range(8) if not where[i] or games.game_over[i]]
+        over = games.game_over.copy()
+        batch.step_inplace(games, batch.random_actions(games, rng), where=where.astype(flags))
+        assert held == [batch.to_state(games, i) for i in range(8) if not where[i] or over[i]]
+        assert games.round_over[over].all()
+        assert games.game_over[over].all()
+        assert not games.terminated[~where].any()
+    assert not games.game_over[~where].any()
 
 
 def test_a_batch_holds_one_configuration() -> None:
@@ -347,11 +403,12 @@ def test_a_loaded_game_keeps_its_seed_in_64_bits() -> None:
 
 def test_from_states_refuses_nothing_and_mixtures_by_name_and_reads_single_rounds() -> None:
     """Mutants the mutation run left: the refusals' words, a loaded round's index and end, the reward kept."""
-    with pytest.raises(ValueError, match="from_states needs at least one state"):
+    with pytest.raises(ValueError, match=r"^from_states needs at least one state$"):
         batch.from_states([])
     game = cf.new_game(cf.Rules.trains(max_pip=6), 2, seed=1)
-    with pytest.raises(TypeError, match="GameStates only or RoundStates only"):
+    with pytest.raises(TypeError) as refused:
         batch.from_states([game, game.round])  # type: ignore[list-item]
+    assert str(refused.value) == "from_states takes GameStates only or RoundStates only (not a mix, not other objects)"
     later = cf.deal_round(cf.Rules.trains(max_pip=6), 2, 4, 2)  # round 3, double 4-4
     over = play_randomly(cf.deal_round(cf.Rules.trains(max_pip=6), 2, 5, 0), random.Random(5))
     assert over.is_over
