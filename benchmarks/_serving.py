@@ -35,9 +35,11 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int, *, synchronous: str = "FULL") -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path, port: int, *, synchronous: str = "FULL", compression: bool = True
+) -> subprocess.Popen[bytes]:
     """Starts a server process keeping its games in ``db``; returns once it answers (or raises after 60 s)."""
-    command = [sys.executable, __file__, str(db), str(port), synchronous]
+    command = [sys.executable, __file__, str(db), str(port), synchronous, "on" if compression else "off"]
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -187,15 +189,15 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-def _serve(db: str, port: int, synchronous: str) -> None:
+def _serve(db: str, port: int, synchronous: str, compression: bool) -> None:
     from chickenfoot.server import GameServer, Limits, SQLiteStore, serve
 
     # One address (127.0.0.1) stands for every client here: its request rate is not a person's.
     limits = Limits(requests_per_second=1e6, request_burst=10**6, games=100_000, connections_per_game=64)
     server = GameServer(SQLiteStore(db, synchronous=synchronous), limits=limits, bot_delay=0.0)
-    serve(server, HOST, port, log_level="warning", access_log=False)
+    serve(server, HOST, port, log_level="warning", access_log=False, compression=compression)
 
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    _serve(sys.argv[1], int(sys.argv[2]), sys.argv[3])
+    _serve(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "on")

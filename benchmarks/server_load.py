@@ -2,6 +2,7 @@
 
     nice -n 10 python benchmarks/server_load.py                 # the three measurements, about 2 minutes
     nice -n 10 python benchmarks/server_load.py --seconds 10    # shorter windows
+    nice -n 10 python benchmarks/server_load.py --no-compression   # as serve --no-compression
 
 1. **bots**: ``--games`` games (500) of 4 server-seated ``random`` bots, each with a spectator
    connected; moves stored (committed) a second, counted from the spectators' frames (each
@@ -139,6 +140,9 @@ def main() -> int:
     parser.add_argument("--rate", type=float, default=1000.0, help="the paced rate of part 2, moves a second (1000)")
     parser.add_argument("--idle", type=int, default=1000, help="idle games for part 3 (default 1000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="each measuring window, in seconds (default 20)")
+    parser.add_argument(
+        "--no-compression", action="store_true", help="serve uncompressed frames (chickenfoot serve --no-compression)"
+    )
     options = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server processes too, in the finally blocks
     if not 1 <= options.seconds <= 300:
@@ -147,7 +151,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="chickenfoot-load-") as folder:
         for part in ("bots", "seats, flat out", "seats, paced", "idle"):
             db, port = Path(folder) / f"{part.replace(', ', '-').replace(' ', '')}.sqlite3", free_port()
-            server = start_server(db, port)
+            server = start_server(db, port, compression=not options.no_compression)
             try:
                 if part == "bots":
                     results[part] = asyncio.run(_bots(port, server.pid, db, options.games, options.seconds))

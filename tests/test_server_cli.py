@@ -90,7 +90,8 @@ def request(url: str, body: object | None = None) -> Any:
         return json.loads(answer.read())
 
 
-def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("options", "compressed"), [([], True), (["--no-compression"], False)])
+def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path, options: list[str], compressed: bool) -> None:
     port, db = free_port(), tmp_path / "games.sqlite3"
     command = [
         sys.executable,
@@ -104,6 +105,7 @@ def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path) -> None:
         "--bot-delay",
         "0",
         "-q",
+        *options,
     ]
     server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
     base = f"http://127.0.0.1:{port}"
@@ -121,6 +123,9 @@ def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path) -> None:
         invite = created["seats"][0]["link"].partition("#")[2]
         token = request(f"{base}/api/games/{created['game']}/seats/0", {"invite": invite})["token"]
         with connect(f"ws://127.0.0.1:{port}/api/games/{created['game']}/ws", open_timeout=30) as ws:
+            # The client offers compressed frames; the server takes them unless told not to.
+            extensions = ws.response.headers.get("Sec-WebSocket-Extensions") or ""
+            assert ("permessage-deflate" in extensions) is compressed
             ws.send(json.dumps({"type": "hello", "seat": 0, "token": token}))
             sent = -1
             while True:

@@ -114,6 +114,12 @@ def _check_address(host: str, port: int) -> None:
     show_default=True,
     help="Seconds a bot waits before it moves.",
 )
+@click.option(
+    "--compression/--no-compression",
+    default=True,
+    show_default=True,
+    help="Compress WebSocket frames; --no-compression spends less CPU a move where bandwidth is free (a LAN).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Log warnings only (no request log).")
 def serve(
     host: str,
@@ -123,6 +129,7 @@ def serve(
     origins: tuple[str, ...],
     programs: tuple[str, ...],
     bot_delay: float,
+    compression: bool,
     quiet: bool,
 ) -> None:
     """Serve games to browsers and bots: create one at http://HOST:PORT/, share its seats' links.
@@ -154,4 +161,12 @@ def serve(
     click.echo(
         f"chickenfoot: serving games at http://{host}:{port}/ (keeping them in {store!r}); Ctrl-C stops", err=True
     )
-    run(server, host, port, origins=origins, log_level="warning" if quiet else "info", access_log=not quiet)
+    run(
+        server,
+        host,
+        port,
+        origins=origins,
+        log_level="warning" if quiet else "info",
+        access_log=not quiet,
+        compression=compression,
+    )
