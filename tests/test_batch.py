@@ -84,6 +84,7 @@ def test_random_and_greedy_actions_are_legal(rules: cf.Rules, players: int) -> N
     rng = np.random.default_rng(0)
     for step in range(150):
         mask = batch.legal_action_mask(games)
+        assert mask.dtype == np.bool_
         live = ~games.game_over
         for chosen in (batch.random_actions(games, rng), batch.greedy_actions(games)):
             assert mask[np.arange(games.size), chosen][live].all()
@@ -180,9 +181,10 @@ def test_rewards_pay_the_winners_and_autoreset_deals_again(rules: cf.Rules) -> N
         assert games.rewards[~games.terminated].sum() == 0
 
 
-@pytest.mark.parametrize("single_round", [False, True])
-def test_autoreset_in_the_step_equals_reset_finished_after_it(single_round: bool) -> None:
-    one = batch.init(cf.Rules.trains(max_pip=6), 3, np.arange(32), single_round=single_round)
+@pytest.mark.parametrize(("single_round", "round_index"), [(False, 0), (True, 2)])
+def test_autoreset_in_the_step_equals_reset_finished_after_it(single_round: bool, round_index: int) -> None:
+    # A new game starts where its batch's games do: round 0, or a single round's own index.
+    one = batch.init(cf.Rules.trains(max_pip=6), 3, np.arange(32), single_round=single_round, round_index=round_index)
     other = one.copy()
     rng = np.random.default_rng(2)
     restarted = 0
@@ -195,6 +197,7 @@ def test_autoreset_in_the_step_equals_reset_finished_after_it(single_round: bool
         batch.step_inplace(one, chosen, autoreset=True)
         batch.reset_finished(batch.step_inplace(other, chosen))
         restarted += int(one.terminated.sum())
+        assert (one.round_index[one.terminated] == round_index).all()
         for field in dataclasses.fields(one):
             if isinstance(getattr(one, field.name), np.ndarray):
                 assert (getattr(one, field.name) == getattr(other, field.name)).all(), field.name
@@ -299,6 +302,23 @@ def test_init_refuses_bad_arguments_in_so_many_words(
     call: dict[str, object] = {"rules": cf.Rules.trains(), "players": 2, "seeds": [1, 2], "single_round": True}
     with pytest.raises(error) as refused:
         batch.init(**{**call, **arguments})  # type: ignore[arg-type]
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize(
+    ("index", "error", "message"),
+    [
+        ("1", TypeError, "index must be a whole number, got '1'"),
+        (3, IndexError, "the batch holds games 0 to 2, got 3"),
+        (-1, IndexError, "the batch holds games 0 to 2, got -1"),
+    ],
+)
+def test_to_state_refuses_an_index_outside_the_batch_in_so_many_words(
+    index: object, error: type[Exception], message: str
+) -> None:
+    games = batch.init(cf.Rules.trains(max_pip=6), 2, np.arange(3))
+    with pytest.raises(error) as refused:
+        batch.to_state(games, index)  # type: ignore[arg-type]
     assert str(refused.value) == message
 
 
