@@ -430,11 +430,14 @@ def test_from_states_refuses_nothing_and_mixtures_by_name_and_reads_single_round
         batch.from_states([game, game.round])  # type: ignore[list-item]
     assert str(refused.value) == "from_states takes GameStates only or RoundStates only (not a mix, not other objects)"
     later = cf.deal_round(cf.Rules.trains(max_pip=6), 2, 4, 2)  # round 3, double 4-4
-    over = play_randomly(cf.deal_round(cf.Rules.trains(max_pip=6), 2, 5, 0), random.Random(5))
+    over = play_randomly(cf.deal_round(cf.Rules.trains(max_pip=6), 2, 3, 0), random.Random(3))
     assert over.is_over
+    assert over.went_out == 1
     loaded = batch.from_states([later, over], reward="score")
     assert loaded.round_index.tolist() == [2, 0]
     assert loaded.game_over.tolist() == [False, True]
+    assert loaded.round_over.tolist() == [False, True]
+    assert loaded.went_out.tolist() == [-1, 1]
     assert loaded.reward == "score"
 
 
