@@ -118,7 +118,7 @@ def _check_address(host: str, port: int) -> None:
     "--compression/--no-compression",
     default=True,
     show_default=True,
-    help="Compress WebSocket frames; --no-compression spends less CPU a move where bandwidth is free (a LAN).",
+    help="Compress WebSocket frames; --no-compression saves the work where bandwidth is free (a LAN).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Log warnings only (no request log).")
 def serve(

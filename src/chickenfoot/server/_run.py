@@ -30,9 +30,9 @@ def serve(
     It listens on 127.0.0.1 (this machine only) unless told otherwise; ``origins`` are the
     pages' origins allowed besides its own (see :func:`create_app`). ``compression`` offers
     WebSocket clients compressed frames (permessage-deflate), which every browser accepts: a
-    view is a few kilobytes of JSON that shrinks several times over. Turning it off saves about
-    a third of the server's CPU time a move (docs/serving.md) where bandwidth costs nothing,
-    as on one machine or a local network.
+    view is a few kilobytes of JSON that deflate shrinks to about a third. Turning it off saves the
+    deflate's work where bandwidth costs nothing, as on one machine or a local network (up to
+    an eighth of the server's CPU time a move in the runs on docs/serving.md).
     """
     app = create_app(server, origins=origins)
     uvicorn.run(
