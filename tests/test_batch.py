@@ -216,12 +216,12 @@ def test_a_play_inside_a_list_of_open_ends_keeps_the_others_in_order() -> None:
     rng = np.random.default_rng(5)
     deep = 0
     for _ in range(150):
-        plays = batch.legal_action_mask(games)[:, : v * v * (v - 1)].reshape(games.size, v * v, v - 1)
+        plays = batch.legal_action_mask(games)[:, : actions.draw_action(rules)].reshape(games.size, v * v, v - 1)
         ends = plays.sum(axis=2)  # per game and (matched, other): the ends that take it
         chosen = batch.random_actions(games, rng)
         for i in np.flatnonzero((ends.max(axis=1) >= 3) & ~games.game_over):
             row = int(ends[i].argmax())
-            chosen[i] = row * (v - 1) + int(ends[i, row]) - 2
+            chosen[i] = actions.play_action(rules, *divmod(row, v), int(ends[i, row]) - 2)
             deep += int(ends[i, row]) >= 4
         before = [batch.to_state(games, i) for i in range(games.size)]
         batch.step_inplace(games, chosen)
