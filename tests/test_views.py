@@ -99,6 +99,31 @@ def test_spectate_takes_a_game() -> None:
         cf.spectate(cf.new_game(cf.Rules.trains(), players=2, seed=1).round)  # type: ignore[arg-type]
 
 
+def _everything_shown(game: cf.GameState) -> list[str]:
+    return [cf.to_json(cf.observe(game, seat)) for seat in range(game.players)] + [cf.to_json(cf.spectate(game))]
+
+
+@pytest.mark.parametrize("rules", [cf.Rules.trains(), cf.Rules.cross()], ids=["trains", "cross"])
+def test_a_game_shown_at_every_move_shows_what_a_replay_nobody_watched_shows(rules: cf.Rules) -> None:
+    """A state one move after a shown one builds its board and history on that one's (one node, one entry more).
+
+    The replay reaches each state with nobody looking, so its views are built from the move log
+    alone: both must show the same, after plays, draws and passes alike, across a round's end.
+    """
+    rng = random.Random(4)
+    watched, unwatched = cf.new_game(rules, players=4, seed=9), cf.new_game(rules, players=4, seed=9)
+    cf.observe(watched, 0)
+    moves: list[cf.Move] = []
+    for _, move, after in random_walk(watched, rng, 260):
+        moves.append(move)
+        replayed = unwatched
+        for earlier in moves:
+            replayed = cf.apply(replayed, earlier)
+        assert _everything_shown(after) == _everything_shown(replayed)
+    assert {type(move).__name__ for move in moves} == {"Play", "Draw", "Pass"}
+    assert after.round_index > watched.round_index
+
+
 @given(games(max_steps=60), st.integers(0, 3))
 def test_view_shows_own_hand_and_public_facts(game: cf.GameState, seat: int) -> None:
     viewer = seat % game.players
@@ -338,3 +363,22 @@ def test_determinize_refuses_forged_views_cleanly(game: cf.GameState, data: st.D
     except cf.InvalidRecordError:
         return  # refused with the documented error
     assert cf.observe(sample, forged.player) == forged  # or a game really does fit it
+
+
+def test_a_shown_state_is_freed_once_dropped_without_waiting_for_the_cycle_collector() -> None:
+    """A round holds its public state weakly: a server drops each state it showed as the next move replaces it."""
+    import gc
+    import weakref
+
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=2)
+    cf.to_json(cf.spectate(game))
+    cf.observe(game, 0)
+    held = game.round
+    assert game.round is held  # one public round while it is in use
+    gone = weakref.ref(held)
+    gc.disable()
+    try:
+        del game, held
+        assert gone() is None
+    finally:
+        gc.enable()

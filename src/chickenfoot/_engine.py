@@ -19,7 +19,7 @@ from ._plans import deal_for
 from ._round import Round
 from ._rules import Rules, check_seed
 from ._scoring import close_round, decide_winners
-from ._state import MOVES, GameState, RoundState, _set_game, game_of, move_code, round_of
+from ._state import MOVES, GameState, RoundState, _set_game, game_of, move_code, round_of, shows_round
 
 _new = object.__new__
 
@@ -168,7 +168,7 @@ def _settled(core: Round) -> GameState:
                 deal, seed=game.seed, round_index=game.round_index, totals=totals, results=results, winners=winners
             )
             last = core.with_game(over)
-            last.public().state = final
+            shows_round(last, final)
             return game_of(last)
         index = game.round_index + 1
         core = deal.deal(

@@ -94,17 +94,19 @@ mypyc cannot compile that recursive alias, so the annotation says ``Any``.)
 
 
 class Views:
-    """The public objects showing one round, each made on first use by the views (``None`` until then)."""
+    """The public objects showing one round, each made on first use (``None`` until then; see Round.pass_views_to)."""
 
-    __slots__ = ("board", "hands", "history", "layout", "state", "yard")
+    __slots__ = ("board", "earlier", "hands", "history", "layout", "newest", "state", "yard")
 
     def __init__(self) -> None:
         self.hands: Any = None
         self.yard: Any = None
         self.history: Any = None
         self.board: Any = None
-        self.state: Any = None
+        self.state: Any = None  # a weak reference to the public RoundState (chickenfoot._state.shows_round)
         self.layout: Layout | None = None  # the board as a Layout (Round.layout)
+        self.newest: Placed | None = None  # the layout's last node, from the round before, until layout is made
+        self.earlier: Any = None  # the history but its newest move, from the round before, until history is made
 
 
 class Setup:
@@ -237,9 +239,12 @@ class Round(Openings):
         views = self.public()
         layout = views.layout
         if layout is None:
-            last = self.setup.base.last
-            for move, exposed in reversed(self.plays_since_base()):
-                last = Placed(code_tile(move), code_onto(move), exposed, before=last)
+            last = views.newest
+            if last is None:
+                last = self.setup.base.last
+                for move, exposed in reversed(self.plays_since_base()):
+                    last = Placed(code_tile(move), code_onto(move), exposed, before=last)
+            views.newest = None
             layout = views.layout = Layout(
                 last=last,
                 size=self.size,
@@ -284,14 +289,21 @@ class Round(Openings):
         views = self.public()
         turns: tuple[tuple[int, Any], ...] | None = views.history
         if turns is None:
-            listed: list[tuple[int, Any]] = []
             table = moves.onto_nodes(self.size)
-            link = self.log
-            while link is not None:
-                player, move, _, link = link
-                listed.append((player, table[move]))
-            listed.reverse()
-            turns = views.history = tuple(listed)
+            earlier = views.earlier
+            if earlier is not None and self.log is not None:
+                player, move, _, _ = self.log
+                turns = (*earlier, (player, table[move]))
+            else:
+                listed: list[tuple[int, Any]] = []
+                link = self.log
+                while link is not None:
+                    player, move, _, link = link
+                    listed.append((player, table[move]))
+                listed.reverse()
+                turns = tuple(listed)
+            views.history = turns
+            views.earlier = None
         return turns
 
     def public_legal(self, moves: PublicMoves) -> tuple[Any, ...]:
@@ -432,7 +444,27 @@ class Round(Openings):
         after.pending = self.pending
         after.pending_value = self.pending_value
         after.missing = self.missing
+        if self.views is not None:
+            self.pass_views_to(after)
         return after
+
+    def pass_views_to(self, after: Round) -> None:
+        """Starts ``after``'s views from this round's: ``after`` is this round one move on, or on the same board.
+
+        So showing every state of a round (a server, a UI) costs a node and a history entry a move,
+        not a copy of the board and the history; a round nobody shows (a search's) pays one test.
+        """
+        views = self.views
+        if views is None:
+            return
+        kept = after.views = Views()
+        layout, history, log = views.layout, views.history, after.log
+        if layout is not None and after.size == self.size:
+            kept.layout = layout  # the same nodes and openings (Round.moved's contract)
+        elif layout is not None and log is not None:  # a play: one node more
+            kept.newest = Placed(code_tile(log[1]), code_onto(log[1]), log[2], before=layout.last)
+        if history is not None and log is not None and log[3] is self.log:  # a move: one entry more
+            kept.earlier = history
 
     # Kept whole: a play's whole effect, hand, board and end, in one frame, as the pure Python
     # engine runs it once per move (each call split off costs it about one percent).
@@ -503,6 +535,8 @@ class Round(Openings):
         after.pending = pending
         after.pending_value = pending_value
         after.missing = missing
+        if self.views is not None:
+            self.pass_views_to(after)
         return after
 
     def _after_draw(self) -> Round:

@@ -14,6 +14,7 @@ only ever makes well-formed states, builds its views straight from the core (:fu
 from __future__ import annotations
 
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
@@ -186,7 +187,7 @@ class RoundState(_RoundFields):
     ['rules', 'hands', 'yard', 'board', 'current_player', 'drawn', 'reserve', 'history']
     """
 
-    __slots__ = ()
+    __slots__ = ("__weakref__",)  # its round holds it weakly (shows_round): a strong link back would be a cycle
 
     rules: Rules
     """The rules in force."""
@@ -392,10 +393,11 @@ class _GameFields:
     @property
     def round(self) -> RoundState:
         """Gets the round in play; once the game is over, the last round's final state."""
-        views = self._round.public()
-        view: RoundState | None = views.state
+        shown = self._round.public().state
+        view: RoundState | None = None if shown is None else shown()
         if view is None:
-            view = views.state = round_of(self._round)
+            view = round_of(self._round)
+            shows_round(self._round, view)
         return view
 
     @property
@@ -516,7 +518,7 @@ class GameState(_GameFields):
         winners = winners_by_scores(rules, sums, [result.scores for result in finished]) if over else ()
         game = Game(deal, seed=seed, round_index=round_index, totals=sums, results=finished, winners=winners)
         core = round._round.with_game(game)
-        core.public().state = round
+        shows_round(core, round)
         _set_game(self, core)
 
     @property
@@ -567,6 +569,16 @@ class GameState(_GameFields):
 _new = object.__new__
 _set_round: Callable[[object, Round], None] = vars(_RoundFields)["_round"].__set__  # the slot's descriptor
 _set_game: Callable[[object, Round], None] = vars(_GameFields)["_round"].__set__
+
+
+def shows_round(core: Round, state: RoundState) -> None:
+    """Makes ``state`` the one a game on ``core`` shows as its round (``game.round``), for as long as it is in use.
+
+    The round holds it weakly: a round that held its own public state would be a reference
+    cycle, so every state a server or a UI had shown would wait for the cycle collector (which
+    then runs over every live game) instead of being freed when the next move replaces it.
+    """
+    core.public().state = weakref.ref(state)
 
 
 def round_of(core: Round) -> RoundState:
