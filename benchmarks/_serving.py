@@ -7,6 +7,7 @@ serve`` does, with limits raised for one address that stands for hundreds of cli
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import json
 import os
 import random
@@ -22,7 +23,8 @@ from typing import Any
 
 import attrs
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))  # run from a checkout without installing
+if importlib.util.find_spec("chickenfoot") is None:  # run from a checkout without installing (pure core)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "src"))
 
 HOST = "127.0.0.1"  # traffic never leaves this machine
 

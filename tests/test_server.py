@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -461,3 +462,57 @@ def test_a_client_too_slow_to_read_is_dropped_and_the_game_goes_on(
             await server.close()
 
     asyncio.run(test())
+
+
+def test_the_collector_freezes_what_survives_sweeps_cycles_and_leaves_nothing_frozen() -> None:
+    import gc
+    import weakref
+
+    from chickenfoot.server._collector import freeze_survivors
+
+    class Cycle:
+        pass
+
+    swept: list[bool] = []
+
+    async def run() -> tuple[int, int]:
+        freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=0.2))
+        await asyncio.sleep(0.05)
+        frozen = gc.get_freeze_count()
+        cycle = Cycle()
+        cycle.itself = cycle  # type: ignore[attr-defined]
+        weakref.finalize(cycle, swept.append, True)
+        del cycle
+        await asyncio.sleep(0.05)
+        frozen_cycle = gc.get_freeze_count()
+        for _ in range(100):  # until the sweep (every 0.2 s) has found the frozen cycle
+            if swept:
+                break
+            await asyncio.sleep(0.01)
+        freezer.cancel()
+        await asyncio.gather(freezer, return_exceptions=True)
+        return frozen, frozen_cycle
+
+    assert gc.get_freeze_count() == 0
+    frozen, frozen_cycle = asyncio.run(run())
+    assert frozen > 0
+    assert frozen_cycle >= frozen  # the cycle, unreachable but frozen, waits for the sweep
+    assert swept == [True]
+    assert gc.get_freeze_count() == 0  # cancelled, it unfreezes everything
+
+
+def test_an_app_freezes_the_heap_only_when_asked(tmp_path: Path) -> None:
+    import gc
+
+    from chickenfoot.server import create_app
+
+    for asked in (False, True):
+        app = create_app(GameServer(SQLiteStore(tmp_path / f"{asked}.sqlite3")), freeze_heap=asked)
+        with TestClient(app) as client:
+            for _ in range(25):  # 2.5 s: the app freezes what survives every second
+                assert client.get("/api/options").status_code == 200
+                if gc.get_freeze_count():
+                    break
+                time.sleep(0.1)
+            assert (gc.get_freeze_count() > 0) is asked
+        assert gc.get_freeze_count() == 0

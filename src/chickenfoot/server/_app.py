@@ -17,6 +17,7 @@ Routes (the docs page "Serving games" describes each):
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -37,6 +38,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 import chickenfoot as cf
 from chickenfoot._rules import SUPPORTED_SETS
 
+from ._collector import freeze_survivors
 from ._games import GameServer, Refusal
 from ._limits import RateLimit
 from ._protocol import CLOSE_POLICY
@@ -227,21 +229,28 @@ def _rules(value: object) -> cf.Rules:
     raise Refusal(400, f'"rules" is "trains", "cross" or a rules document, got {json.dumps(value)[:40]}')
 
 
-def create_app(server: GameServer, *, origins: Iterable[str] = ()) -> Starlette:
+def create_app(server: GameServer, *, origins: Iterable[str] = (), freeze_heap: bool = False) -> Starlette:
     """Builds the Starlette app serving ``server``: its pages, its API and its WebSocket (see the module docs).
 
     The app starts the server (rebuilding its games from the store) when it starts, and closes
     it when it stops. ``origins`` are the pages' origins allowed besides the server's own
     (``"https://play.example.org"``); a browser request from any other is refused.
+    ``freeze_heap`` keeps the cycle collector's full collections off the live games while the
+    app runs (it changes the whole process's collector: :func:`serve` turns it on, as the
+    process is the server's alone; see ``chickenfoot.server._collector``).
     """
     app = _App(server, origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: Starlette) -> AsyncIterator[None]:
         await server.start()
+        freezer = asyncio.ensure_future(freeze_survivors()) if freeze_heap else None
         try:
             yield
         finally:
+            if freezer is not None:
+                freezer.cancel()
+                await asyncio.gather(freezer, return_exceptions=True)
             await server.close()
 
     routes = [

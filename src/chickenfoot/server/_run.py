@@ -24,6 +24,7 @@ def serve(
     log_level: str = "info",
     access_log: bool = True,
     compression: bool = True,
+    freeze_heap: bool = True,
 ) -> None:
     """Serves ``server`` at ``http://host:port/`` with uvicorn until interrupted (Ctrl-C, SIGTERM).
 
@@ -32,9 +33,11 @@ def serve(
     WebSocket clients compressed frames (permessage-deflate), which every browser accepts: a
     view is a few kilobytes of JSON that deflate shrinks to about a third. Turning it off saves the
     deflate's work where bandwidth costs nothing, as on one machine or a local network (up to
-    an eighth of the server's CPU time a move in the runs on docs/serving.md).
+    an eighth of the server's CPU time a move in the runs on docs/serving.md). ``freeze_heap``
+    keeps the cycle collector's full collections off the live games (:func:`create_app`): turn
+    it off only to call this from a process that does other work as well.
     """
-    app = create_app(server, origins=origins)
+    app = create_app(server, origins=origins, freeze_heap=freeze_heap)
     uvicorn.run(
         app,
         host=host,
