@@ -72,6 +72,7 @@ from ._layout import start_layout
 from ._moves import Draw, Pass, Play
 from ._outcome import Outcome
 from ._plans import settings_for
+from ._round import Round
 from ._sampling import (
     History,
     Slots,
@@ -115,41 +116,63 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """
     if type(view) is not PlayerView:
         raise TypeError(f"determinize takes a PlayerView (from observe), got {type(view).__name__}")
-    unseen = _check_view(view)
-    history = _read_history(view)
-    seats = history.seats
-    center, double = view.board.center.high, view.rules.round_double(view.round_index)
-    if center < double:
-        # center_fallback="highest_double": nobody was dealt the round's double or any double
-        # above the center, so those were in the yard at the deal.
-        undealt = 0
-        for value in range(center + 1, double + 1):
-            undealt |= 1 << tile_index(value, value)
-        for player in seats:
-            player.undealt = undealt
-    for seat, player in enumerate(seats):
-        size = len(view.hand) if seat == view.player else view.hand_sizes[seat]
-        player.slot_caps[0] = size + len(player.played) - (len(player.slot_times) - 1)
-        if player.slot_caps[0] < 0:
-            raise InvalidRecordError(f"player {seat} holds {size} tiles, fewer than their history allows")
-    hand = [tile.index for tile in view.hand]
-    drawn = NONE if view.drawn is None else view.drawn.index
+    return _game(view, round_of(Worlds(view).sample(rng)), rng)
 
-    def rebuild(slots: Slots, yard: list[int]) -> RoundState | None:
-        return _replay(view, history, slots, yard, rng)
 
-    exact = exact_sample(seats, view.player, hand, drawn, unseen, view.rules.max_pip, rng, rebuild)
-    if exact is not None:
-        return _game(view, exact, rng)
-    played_slots = [place_played(player, seat) for seat, player in enumerate(seats)]
-    for _ in range(_ATTEMPTS):
-        slots, yard = weighted_sample(
-            seats, played_slots, view.player, hand, drawn, unseen, view.yard_size, len(view.history), rng
-        )
-        round_ = rebuild(slots, yard)
-        if round_ is not None:
-            return _game(view, round_, rng)
-    raise InvalidRecordError("no sampled deal replays the view's history; is the view from observe()?")
+class Worlds:
+    """Samples core rounds consistent with one view: the view checked and its history read once.
+
+    :func:`determinize` is one sample dressed as a public game; the search bots draw many for
+    one decision, each costing only the sampling and the replay of the round's moves.
+
+    Raises :class:`InvalidRecordError` if the view's counts or history are impossible.
+    """
+
+    def __init__(self, view: PlayerView) -> None:
+        """Checks ``view`` and reads its history into each seat's slots and constraints."""
+        self.view = view
+        self.unseen = _check_view(view)
+        self.history = history = _read_history(view)
+        seats = history.seats
+        center, double = view.board.center.high, view.rules.round_double(view.round_index)
+        if center < double:
+            # center_fallback="highest_double": nobody was dealt the round's double or any double
+            # above the center, so those were in the yard at the deal.
+            undealt = 0
+            for value in range(center + 1, double + 1):
+                undealt |= 1 << tile_index(value, value)
+            for player in seats:
+                player.undealt = undealt
+        for seat, player in enumerate(seats):
+            size = len(view.hand) if seat == view.player else view.hand_sizes[seat]
+            player.slot_caps[0] = size + len(player.played) - (len(player.slot_times) - 1)
+            if player.slot_caps[0] < 0:
+                raise InvalidRecordError(f"player {seat} holds {size} tiles, fewer than their history allows")
+        self.hand = [tile.index for tile in view.hand]
+        self.drawn = NONE if view.drawn is None else view.drawn.index
+        self.played_slots: list[Slots] | None = None  # the weighted placement's, made on first use
+
+    def sample(self, rng: random.Random) -> Round:
+        """Samples the round as it stands, its hidden tiles dealt as the view allows (as in :func:`determinize`)."""
+        view, history, hand, drawn = self.view, self.history, self.hand, self.drawn
+        seats = history.seats
+
+        def rebuild(slots: Slots, yard: list[int]) -> Round | None:
+            return _replay(view, history, slots, yard, rng)
+
+        exact = exact_sample(seats, view.player, hand, drawn, self.unseen, view.rules.max_pip, rng, rebuild)
+        if exact is not None:
+            return exact
+        if self.played_slots is None:
+            self.played_slots = [place_played(player, seat) for seat, player in enumerate(seats)]
+        for _ in range(_ATTEMPTS):
+            slots, yard = weighted_sample(
+                seats, self.played_slots, view.player, hand, drawn, self.unseen, view.yard_size, len(view.history), rng
+            )
+            round_ = rebuild(slots, yard)
+            if round_ is not None:
+                return round_
+        raise InvalidRecordError("no sampled deal replays the view's history; is the view from observe()?")
 
 
 def _check_view(view: PlayerView) -> list[int]:
@@ -228,7 +251,7 @@ def _replay(
     slots: Slots,
     yard: list[int],
     rng: random.Random,
-) -> RoundState | None:
+) -> Round | None:
     """Rebuilds the round's start from the sampled slots and replays the history; ``None`` if it fails."""
     hands, stock = start_of(history, slots, yard, rng)
     first = history.movers[0] if history.movers else view.current_player
@@ -248,7 +271,7 @@ def _replay(
     if sorted(mine) != sorted(core.hands[view.player]):
         raise InvalidRecordError("the viewer's hand does not match their history")  # pragma: no cover
     hands = replaced(core.hands, view.player, mine)
-    core = core.moved(
+    return core.moved(
         core.setup,
         hands=hands,
         yard=core.yard,
@@ -258,7 +281,6 @@ def _replay(
         went_out=core.went_out,
         log=core.log,
     )
-    return round_of(core)
 
 
 def _placeholder_final(view: PlayerView, double: int, outcome: Outcome) -> RoundState:

@@ -20,7 +20,7 @@ import attrs
 
 from ._codes import NONE, code_onto
 from ._dealing import round_on, shuffle
-from ._determinize import determinize
+from ._determinize import Worlds
 from ._moves import Move
 from ._plans import deal_for, settings_for, winners_by_scores
 from ._round import Round
@@ -102,7 +102,7 @@ def _view_world(view: PlayerView) -> World:
     """Gets how to sample worlds for ``view``: :func:`~chickenfoot.determinize`, or for a position without history, a
     deal of the unseen tiles at random."""
     if view.history or len(view.board.nodes) == 1:
-        return lambda rng: determinize(view, rng)._round
+        return Worlds(view).sample
     settings = settings_for(view.rules)
     layout = view.board._layout
     unseen = [tile.index for tile in view.unseen]
