@@ -2,8 +2,9 @@
 
 The core (``src/chickenfoot/_codes.py``, ``_layout.py``, ``_round.py``, ``_dealing.py``: the rules
 as plain typed data), ``src/chickenfoot/_sampling.py`` and ``_matching.py`` (determinize's sampling
-loops over the same ints) and ``src/chickenfoot/_search.py`` (the search bots' tree search over
-them) are compiled to C extensions when
+loops over the same ints), ``src/chickenfoot/_search.py`` (the search bots' tree search over
+them) and ``src/chickenfoot/_greedy.py`` (GreedyBot's rating, and the rollout bot's playouts) are
+compiled to C extensions when
 
 * the build makes a regular wheel or installs (``pip install .``, ``python -m build``), not an
   editable install: an editable install must run the sources being edited;
@@ -28,7 +29,7 @@ from setuptools.command.build_ext import build_ext
 # In import order, as chickenfoot._flavour.COMPILED_MODULES lists them (a test checks the two agree).
 COMPILED = [
     f"src/chickenfoot/{name}.py"
-    for name in ("_codes", "_layout", "_round", "_dealing", "_matching", "_sampling", "_search")
+    for name in ("_codes", "_layout", "_round", "_dealing", "_matching", "_sampling", "_search", "_greedy")
 ]
 EDITABLE_OR_METADATA = {"editable_wheel", "develop", "egg_info", "dist_info", "sdist"}
 

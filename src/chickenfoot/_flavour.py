@@ -16,7 +16,7 @@ from pathlib import Path
 __all__ = ["COMPILED"]
 
 
-COMPILED_MODULES = ("_codes", "_layout", "_round", "_dealing", "_matching", "_sampling", "_search")
+COMPILED_MODULES = ("_codes", "_layout", "_round", "_dealing", "_matching", "_sampling", "_search", "_greedy")
 """The modules ``pip install .`` compiles, in import order (each reads only those before it, and the errors)."""
 
 

@@ -26,6 +26,7 @@ from ._faults import (
     FaultKind as FaultKind,
     FaultTally as FaultTally,
 )
+from ._greedy import count_values, rating
 from ._moves import Draw, Move, Pass, Play
 from ._notation import position
 from ._planning import (
@@ -47,10 +48,8 @@ from ._process_bot import (
     handshake_problem as handshake_problem,
     view_message as view_message,
 )
-from ._rules import Rules
 from ._scoring import score_round
 from ._state import GameState, RoundState
-from ._tiles import Pip, Tile
 from ._views import PlayerView, observe
 
 __all__ = [
@@ -212,11 +211,6 @@ class RandomBot:
         return f"RandomBot(seed={self.seed})"
 
 
-def _holds(hand: tuple[Tile, ...], value: Pip, besides: Tile) -> int:
-    """Counts the tiles in ``hand`` other than ``besides`` that carry ``value``."""
-    return sum(1 for tile in hand if tile is not besides and tile.mask >> value & 1)
-
-
 class HeaviestBot:
     """Plays its most valuable playable tile (the first of equals, in the engine's order); else draws or passes.
 
@@ -247,28 +241,13 @@ class HeaviestBot:
         return "HeaviestBot()"
 
 
-def _unseen_counts(view: PlayerView) -> list[int]:
-    """Counts, for each value, the tiles carrying it that the viewer cannot see (other hands and the yard)."""
-    counts = [0] * (view.rules.max_pip + 1)
-    for tile in view.unseen:
-        counts[tile.high] += 1
-        if not tile.is_double:
-            counts[tile.low] += 1
-    return counts
-
-
-def _rate(rules: Rules, hand: tuple[Tile, ...], unseen: list[int], move: Play, offered: Pip) -> float:
-    tile = move.tile
-    score = float(rules.tile_value(tile))
-    if tile.is_double:
-        # FOOT-1/FOOT-2: a double opens a foot that takes three toes before anything else. Worth
-        # opening with a toe in hand to follow it; a foot only the others can fill helps them.
-        score += 4 if _holds(hand, tile.high, tile) else -3
-        return score - unseen[tile.high]
-    exposed = tile.other(offered)
-    # Keep a follow-up: an end this hand can play on later; and leave an end the others
-    # probably cannot play on: the fewer unseen tiles carry its value, the likelier they lack it.
-    return score + min(_holds(hand, exposed, tile), 2) - unseen[exposed]
+def _value_counts(view: PlayerView) -> tuple[list[int], list[int]]:
+    """Counts, per pip value, the tiles carrying it in the view's hand, and those off the board (in hand or unseen)."""
+    held = [0] * (view.rules.max_pip + 1)
+    count_values(tuple([tile.index for tile in view.hand]), held)
+    off_board = list(held)
+    count_values(tuple([tile.index for tile in view.unseen]), off_board)
+    return held, off_board
 
 
 def greedy_score(view: PlayerView, move: Play) -> float:
@@ -288,8 +267,9 @@ def greedy_score(view: PlayerView, move: Play) -> float:
     """
     if type(move) is not Play:
         raise TypeError(f"greedy_score rates a play, got {move!r}")
+    held, off_board = _value_counts(view)
     offered = view.board.nodes[move.onto].exposed
-    return _rate(view.rules, view.hand, _unseen_counts(view), move, offered)
+    return float(rating(move.tile.index, offered, held, off_board, view.rules.tile_value(move.tile)))
 
 
 class GreedyBot:
@@ -312,13 +292,14 @@ class GreedyBot:
         moves = _moves(view)
         best: Move = moves[0]
         best_score = -math.inf
-        unseen: list[int] | None = None
+        counts: tuple[list[int], list[int]] | None = None
         nodes = view.board.nodes
         for move in moves:
             if type(move) is Play:
-                if unseen is None:
-                    unseen = _unseen_counts(view)
-                score = _rate(view.rules, view.hand, unseen, move, nodes[move.onto].exposed)
+                if counts is None:
+                    counts = _value_counts(view)
+                tile = move.tile
+                score = rating(tile.index, nodes[move.onto].exposed, *counts, view.rules.tile_value(tile))
                 if score > best_score:
                     best, best_score = move, score
         return best
