@@ -176,7 +176,7 @@ def test_bot_names_give_kinds_and_budgets(spec: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("greedy:5", "only search, sampler and omniscient take a budget"),
+        ("greedy:5", "only search, sampler, rollout and omniscient take a budget"),
         ("search:0", "write the budget as search:N"),
         ("sampler:5s", "write the budget as sampler:N"),
         ("search:ms", "write the budget as search:N"),

@@ -57,7 +57,7 @@ def test_a_person_plays_a_bot_to_the_end_and_the_record_is_the_librarys(client: 
 
 def test_the_api_describes_options_and_games_without_secrets(client: TestClient) -> None:
     options = client.get("/api/options").json()
-    assert {"random", "heaviest", "greedy", "search", "sampler"} <= set(options["bots"])
+    assert {"random", "heaviest", "greedy", "search", "sampler", "rollout"} <= set(options["bots"])
     assert "omniscient" not in options["bots"]
     assert "trains" in options["presets"]
     game, invites = create(client, ["human", "human", "random"], rules="cross")

@@ -30,10 +30,12 @@ from ._greedy import count_values, rating
 from ._moves import Draw, Move, Pass, Play
 from ._notation import position
 from ._planning import (
+    _ROLLOUTS,
     _SIMULATIONS as _SAMPLER_SIMULATIONS,
     Analysis as Analysis,
     MoveAnalysis as MoveAnalysis,
     OmniscientBot as OmniscientBot,
+    RolloutBot as RolloutBot,
     SamplerBot as SamplerBot,
     _moves,
     _view_rng,
@@ -71,6 +73,7 @@ __all__ = [
     "OmniscientBot",
     "ProcessBot",
     "RandomBot",
+    "RolloutBot",
     "SamplerBot",
     "SearchBot",
     "analyse",
@@ -94,6 +97,7 @@ for _public in (
     MoveInfo,
     OmniscientBot,
     ProcessBot,
+    RolloutBot,
     SamplerBot,
     analyse,
     handshake_problem,
@@ -438,11 +442,11 @@ class SearchBot(_WorldSearch):
                 visited.reward += rewards[visited.mover]
 
 
-_KINDS = ("random", "heaviest", "greedy", "search", "sampler", "omniscient", "cmd")
-_SEARCHERS = ("search", "sampler", "omniscient")
+_KINDS = ("random", "heaviest", "greedy", "search", "sampler", "rollout", "omniscient", "cmd")
+_SEARCHERS = ("search", "sampler", "rollout", "omniscient")
 _ALLOWED = (
-    "use one of random, heaviest, greedy, search, sampler, omniscient (each of the last three with an optional "
-    "budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND"
+    "use one of random, heaviest, greedy, search, sampler, rollout, omniscient (each of the last four with an "
+    "optional budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND"
 )
 
 
@@ -450,7 +454,7 @@ class BotSpec(NamedTuple):
     """A bot name read by :func:`check_spec`: its kind, and the budget a search bot's name gave."""
 
     kind: str
-    """random, heaviest, greedy, search, sampler, omniscient or cmd."""
+    """random, heaviest, greedy, search, sampler, rollout, omniscient or cmd."""
     simulations: int | None = None
     """Simulations a move (``search:200``), if given."""
     seconds: float | None = None
@@ -475,7 +479,7 @@ def check_spec(spec: str) -> BotSpec:
     if not arg:
         return BotSpec(kind)
     if kind not in _SEARCHERS:
-        raise BotSpecError(f"bad bot {spec!r}: only search, sampler and omniscient take a budget")
+        raise BotSpecError(f"bad bot {spec!r}: only search, sampler, rollout and omniscient take a budget")
     digits = arg[:-2] if arg.lower().endswith("ms") else arg
     if not digits.isascii() or not digits.isdigit() or int(digits) < 1 or len(digits) > 9:
         raise BotSpecError(
@@ -500,23 +504,26 @@ def _command(spec: str) -> list[str]:
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """Builds a bot from its name (see :func:`check_spec`): ``random``, ``heaviest``, ``greedy``, ``search``,
-    ``sampler``, ``omniscient`` or ``cmd:COMMAND``.
+    ``sampler``, ``rollout``, ``omniscient`` or ``cmd:COMMAND``.
 
-    A search bot's name may give its budget: ``search:200`` is 200 simulations a move,
-    ``search:50ms`` 50 milliseconds of CPU time a move. ``omniscient`` sees every hand: it is for
-    measuring how far the fair bots are from perfect sight, and is marked as cheating in tables.
+    A search bot's name may give its budget: ``search:200`` is 200 simulations a move (for
+    ``rollout``, rollouts), ``search:50ms`` 50 milliseconds of CPU time a move. ``omniscient``
+    sees every hand: it is for measuring how far the fair bots are from perfect sight, and is
+    marked as cheating in tables.
     ``cmd:COMMAND`` runs a program that speaks the bot protocol (see :class:`ProcessBot`); the
     command is split like a shell would, and cannot hold a comma where a list of bots is read.
 
     >>> make_bot("search:50", seed=3), make_bot("sampler:20ms")
     (SearchBot(simulations=50, seed=3), SamplerBot(simulations=1000, seconds=0.02, seed=0))
+    >>> make_bot("rollout:200"), make_bot("rollout:10ms", seed=1)
+    (RolloutBot(simulations=200, seed=0), RolloutBot(simulations=500, seconds=0.01, seed=1))
     >>> make_bot("cmd:node examples/bots/first.js")
     ProcessBot(['node', 'examples/bots/first.js'], seconds=5.0)
     >>> make_bot("chess")
     Traceback (most recent call last):
     ...
-    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, heaviest, greedy, search, sampler, omniscient \
-(each of the last three with an optional budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND
+    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, heaviest, greedy, search, sampler, rollout, \
+omniscient (each of the last four with an optional budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND
     """
     kind, simulations, seconds = check_spec(spec)
     if kind == "random":
@@ -531,6 +538,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         return SearchBot(simulations or 100, seconds=seconds, seed=seed)
     if kind == "sampler":
         return SamplerBot(simulations or _SAMPLER_SIMULATIONS, seconds=seconds, seed=seed)
+    if kind == "rollout":
+        return RolloutBot(simulations or _ROLLOUTS, seconds=seconds, seed=seed)
     return OmniscientBot(simulations or _SAMPLER_SIMULATIONS, seconds=seconds, seed=seed)
 
 

@@ -108,7 +108,7 @@ def _pairs(texts: tuple[str, ...], names: tuple[str, ...]) -> list[tuple[str, st
     show_default=True,
     metavar="LIST",
     help="The bots to rate, comma-separated: random, heaviest, greedy, search[:N or :Nms], sampler[:N or :Nms], "
-    "omniscient[:N or :Nms] (sees every hand: only when named), cmd:COMMAND.",
+    "rollout[:N or :Nms], omniscient[:N or :Nms] (sees every hand: only when named), cmd:COMMAND.",
 )
 @click.option(
     "--deals",

@@ -32,7 +32,7 @@ class Limits:
     games: int = 10_000
     """How many games may be in play at once."""
     search_simulations: int = 2000
-    """The largest budget of a ``search:N`` (or ``sampler:N``) bot a client may ask for."""
+    """The largest budget of a ``search:N`` (or ``sampler:N``, ``rollout:N``) bot a client may ask for."""
     bot_seconds: float = 1.0
     """The most CPU time a move a client may give a bot (``sampler:500ms``)."""
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 __all__ = ["HUMAN", "SEATED_BOTS", "CloseConnection", "NewGame", "Refusal", "SendFrame", "Table"]
 
 HUMAN = "human"
-SEATED_BOTS = ("random", "heaviest", "greedy", "search", "sampler")
+SEATED_BOTS = ("random", "heaviest", "greedy", "search", "sampler", "rollout")
 """The built-in bots a client may seat (``omniscient`` sees every hand, and is for measuring only)."""
 
 
