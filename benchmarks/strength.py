@@ -27,10 +27,25 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "strength.md"
 PLOT = ROOT / "docs" / "_static" / "strength.svg"
 SETTINGS = (("trains", 2), ("trains", 4), ("cross", 2), ("cross", 4))
-BOTS = ("random", "heaviest", "greedy", "search:100", "search:{ms}ms", "sampler:{ms}ms", "omniscient:{ms}ms")
-PAIRS = (("sampler:{ms}ms", "search:{ms}ms"), ("greedy", "heaviest"), ("omniscient:{ms}ms", "sampler:{ms}ms"))
-# The head-to-head ladders: the two searches at one table every deal (four players need four bots).
-HEAD = {2: ("sampler:{ms}ms", "search:{ms}ms"), 4: ("sampler:{ms}ms", "search:{ms}ms", "greedy", "heaviest")}
+BOTS = (
+    "random",
+    "heaviest",
+    "greedy",
+    "search:100",
+    "search:{ms}ms",
+    "sampler:{ms}ms",
+    "rollout:{ms}ms",
+    "omniscient:{ms}ms",
+)
+PAIRS = (
+    ("rollout:{ms}ms", "search:{ms}ms"),
+    ("sampler:{ms}ms", "search:{ms}ms"),
+    ("greedy", "heaviest"),
+    ("omniscient:{ms}ms", "rollout:{ms}ms"),
+)
+# The head-to-head ladders: the rollout bot and SearchBot at one table every deal (four players
+# need four bots: greedy and heaviest fill the other seats).
+HEAD = {2: ("rollout:{ms}ms", "search:{ms}ms"), 4: ("rollout:{ms}ms", "search:{ms}ms", "greedy", "heaviest")}
 
 WHAT = {
     "random": "`RandomBot`: a legal move uniformly at random.",
@@ -39,6 +54,8 @@ WHAT = {
     "search:100": "`SearchBot`, 100 simulations a move: SO-ISMCTS over the public objects.",
     "search:{ms}ms": "`SearchBot` with {ms} ms of CPU time a move.",
     "sampler:{ms}ms": "`SamplerBot` with {ms} ms of CPU time a move: the same search on the core's integers, compiled.",
+    "rollout:{ms}ms": "`RolloutBot` with {ms} ms of CPU time a move: every move played out by greedy play in sampled "
+    "worlds.",
     "omniscient:{ms}ms": "`OmniscientBot` with {ms} ms a move: sees every hand (cheats); the upper bound.",
 }
 
@@ -149,6 +166,9 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=42, help="deals per setting (2 players: 21 pairs of bots)")
     parser.add_argument("--head-deals", type=int, default=30, help="deals per setting of the head-to-head ladders")
     parser.add_argument("--ms", type=int, default=10, help="CPU milliseconds a move of the time-budgeted bots")
+    parser.add_argument(
+        "--head-ms", default="10,50", help="CPU milliseconds a move of the head-to-head ladders, comma-separated"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--log-dir", type=Path, default=Path("strength-logs"))
@@ -178,25 +198,28 @@ def main() -> int:
             progress=progress,
             log=log,
         )
-    heads: dict[tuple[str, int], LadderResult] = {}
-    for preset, players in SETTINGS:
-        if args.only is not None and args.only != f"{preset}-{players}":
-            continue
-        heads[preset, players] = ladder(
-            [name.format(ms=args.ms) for name in HEAD[players]],
-            args.head_deals,
-            rules=cf.Rules.preset(preset),
-            players=players,
-            seed=args.seed,
-            workers=args.workers,
-            log=args.log_dir / f"head-{preset}-{players}-seed{args.seed}.jsonl",
-        )
-        print(f"head to head, {preset} {players}p: done, {time.perf_counter() - started:.0f} s", file=sys.stderr)
+    head_ms = [int(ms) for ms in args.head_ms.split(",")]
+    heads: dict[tuple[str, int, int], LadderResult] = {}
+    for ms in head_ms:
+        for preset, players in SETTINGS:
+            if args.only is not None and args.only != f"{preset}-{players}":
+                continue
+            heads[preset, players, ms] = ladder(
+                [name.format(ms=ms) for name in HEAD[players]],
+                args.head_deals,
+                rules=cf.Rules.preset(preset),
+                players=players,
+                seed=args.seed,
+                workers=args.workers,
+                log=args.log_dir / f"head-{preset}-{players}-{ms}ms-seed{args.seed}.jsonl",
+            )
+            elapsed = time.perf_counter() - started
+            print(f"head to head, {preset} {players}p, {ms} ms: done, {elapsed:.0f} s", file=sys.stderr)
     if len(results) < len(SETTINGS):
         return 0
     command = (
         f"python benchmarks/strength.py --deals {args.deals} --head-deals {args.head_deals} --ms {args.ms} "
-        f"--seed {args.seed}"
+        f"--head-ms {args.head_ms} --seed {args.seed}"
     )
     lines = [
         "# Strength",
@@ -230,22 +253,22 @@ def main() -> int:
         "```",
         "",
     ]
-    sampler, search = f"sampler:{args.ms}ms", f"search:{args.ms}ms"
     lines += [
-        "## SamplerBot against SearchBot at the same CPU time",
+        "## RolloutBot against SearchBot at the same CPU time",
         "",
-        f"A ladder of its own per setting, {args.head_deals} deals, with the two searches at the table "
-        "in every deal (with four players, `greedy` and `heaviest` fill the other seats): the rating "
-        f"difference of `{sampler}` over `{search}` with its 95% interval, and paired by deal, the "
-        "difference of their mean round scores (below 0: the sampler scored less).",
+        f"A ladder of its own per setting and budget, {args.head_deals} deals, with the two bots at the "
+        "table in every deal (with four players, `greedy` and `heaviest` fill the other seats): the "
+        "rating difference of `rollout` over `search` with its 95% interval, and paired by deal, the "
+        "difference of their mean round scores (below 0: the rollout bot scored less).",
         "",
-        "| setting | rating difference (95% CI) | score difference per round (95% CI) | rounds ahead |",
-        "| --- | --- | --- | --- |",
+        "| setting | CPU time a move | rating difference (95% CI) | score difference per round (95% CI) "
+        "| rounds ahead |",
+        "| --- | --- | --- | --- | --- |",
     ]
-    for (preset, players), head in heads.items():
-        comparison = head.compare(sampler, search)
+    for (preset, players, ms), head in heads.items():
+        comparison = head.compare(f"rollout:{ms}ms", f"search:{ms}ms")
         lines.append(
-            f"| {preset}, {players} players | "
+            f"| {preset}, {players} players | {ms} ms | "
             f"{_cell(comparison.rating_difference, comparison.low, comparison.high, 0)} | "
             f"{_cell(comparison.score_difference, comparison.score_low, comparison.score_high, 2)} | "
             f"{comparison.first_ahead:.1%} |"
