@@ -1,4 +1,4 @@
-"""determinize's int-level helpers (chickenfoot._sampling) against the plain way of doing the same thing.
+"""determinize's sampling: its int-level helpers against the plain way, and one view's reading reused (Worlds).
 
 The sampler's exactness rests on two claims checked here: the early-stopping shuffle decides
 exactly what a full shuffle checked afterwards decides, and the weighted pick draws what
@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
+import chickenfoot as cf
+from _games import games
+from chickenfoot._determinize import Worlds
 from chickenfoot._matching import choose
 from chickenfoot._sampling import shuffle_fitting
 
@@ -43,3 +46,19 @@ def test_choose_draws_what_random_choices_draws(seed: int, weights: list[int]) -
     ours, theirs = random.Random(seed), random.Random(seed)
     assert choose(choices, weights, ours) == theirs.choices(choices, weights)[0]
     assert ours.getstate() == theirs.getstate()
+
+
+@settings(max_examples=25)
+@given(games(max_steps=150), st.integers(0, 2**32))
+def test_a_view_read_once_samples_what_a_fresh_reading_samples(game: cf.GameState, seed: int) -> None:
+    # The search bots read a view once (Worlds) and sample it many times: nothing a sample does may
+    # change what the next one draws, so each must be the round determinize gives for the same generator.
+    if game.is_over:
+        return
+    view = cf.observe(game, game.current_player if game.current_player is not None else 0)
+    worlds = Worlds(view)
+    for offset in range(4):
+        sampled = worlds.sample(random.Random(seed + offset))
+        fresh = cf.determinize(view, random.Random(seed + offset)).round
+        assert sampled.hands == tuple(tuple(tile.index for tile in hand) for hand in fresh.hands)
+        assert sampled.yard == tuple(tile.index for tile in fresh.yard)
