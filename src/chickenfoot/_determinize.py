@@ -152,7 +152,7 @@ class Worlds:
                 raise InvalidRecordError(f"player {seat} holds {size} tiles, fewer than their history allows")
         self.hand = [tile.index for tile in view.hand]
         self.drawn = NONE if view.drawn is None else view.drawn.index
-        self.played_slots: list[Slots] | None = None  # the weighted placement's, made on first use
+        self.played_slots: Slots | None = None  # the weighted placement's, made on first use
 
     def sample(self, rng: random.Random) -> Round:
         """Samples the round as it stands, its hidden tiles dealt as the view allows (as in :func:`determinize`)."""
