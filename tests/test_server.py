@@ -33,8 +33,9 @@ def client(tmp_path: Path) -> TestClient:
         yield client
 
 
-def test_a_person_plays_a_bot_to_the_end_and_the_record_is_the_librarys(client: TestClient) -> None:
-    game, invites = create(client, ["human", "greedy"])
+@pytest.mark.parametrize("bot", ["greedy", "rollout:20"])
+def test_a_person_plays_a_bot_to_the_end_and_the_record_is_the_librarys(client: TestClient, bot: str) -> None:
+    game, invites = create(client, ["human", bot])
     assert invites[1] is None
     assert len(invites[0] or "") >= 43
     token = claim(client, game, 0, invites[0])
@@ -77,6 +78,7 @@ def test_the_api_describes_options_and_games_without_secrets(client: TestClient)
         ({"seats": ["human", "wizard"]}, 400, "wizard"),
         ({"seats": ["human", "search:999999"]}, 400, "at most 2000 simulations"),
         ({"seats": ["human", "sampler:5000ms"]}, 400, "at most 1000 ms a move"),
+        ({"seats": ["human", "rollout:5000"]}, 400, "at most 2000 simulations"),
         ({"seats": ["human", "omniscient"]}, 400, "sees every hand"),
         ({"seats": ["human"] * 9}, 400, "players"),
         ({"seats": [3, "human"]}, 400, "a seat is 'human' or a bot's name"),
