@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import importlib.util
 import json
 import os
 import random
@@ -179,7 +180,11 @@ def main() -> int:
         if cf.__compiled__
         else "pure Python (an editable install or a checkout: pip install . compiles it)"
     )
-    print(f"load average at the end: {' '.join(map(str, os.getloadavg()))} (2 cores); core: {build}")
+    # The server runs on this interpreter, whose uvicorn takes uvloop when it can import it (the server extra).
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio's own (no uvloop installed)"
+    print(
+        f"load average at the end: {' '.join(map(str, os.getloadavg()))} (2 cores); core: {build}; event loop: {loop}"
+    )
     json.dump(results, sys.stdout, indent=2)
     print()
     return 0
