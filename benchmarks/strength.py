@@ -20,6 +20,7 @@ import os
 import platform
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import chickenfoot as cf
@@ -193,9 +194,8 @@ def main() -> int:
     args.log_dir.mkdir(parents=True, exist_ok=True)
     results: dict[tuple[str, int], LadderResult] = {}
     started = time.perf_counter()
-    for preset, players in SETTINGS:
-        if args.only is not None and args.only != f"{preset}-{players}":
-            continue
+    settings = [(preset, players) for preset, players in SETTINGS if args.only in (None, f"{preset}-{players}")]
+    for preset, players in settings:
         log = args.log_dir / f"{preset}-{players}-seed{args.seed}.jsonl"
 
         def progress(done: int, total: int, preset: str = preset, players: int = players) -> None:
@@ -213,40 +213,26 @@ def main() -> int:
             progress=progress,
             log=log,
         )
-    head_ms = [int(ms) for ms in args.head_ms.split(",")]
+
+    def own_ladder(names: Sequence[str], deals: int, preset: str, players: int, log: str) -> LadderResult:
+        """Plays a ladder of ``names`` alone in one setting, logged to ``log`` in --log-dir."""
+        rules = cf.Rules.preset(preset)
+        path = args.log_dir / f"{log}-seed{args.seed}.jsonl"
+        result = ladder(names, deals, rules=rules, players=players, seed=args.seed, workers=args.workers, log=path)
+        print(f"{log}: done, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
+        return result
+
     heads: dict[tuple[str, int, int], LadderResult] = {}
-    for ms in head_ms:
-        for preset, players in SETTINGS:
-            if args.only is not None and args.only != f"{preset}-{players}":
-                continue
-            heads[preset, players, ms] = ladder(
-                [name.format(ms=ms) for name in HEAD[players]],
-                args.head_deals,
-                rules=cf.Rules.preset(preset),
-                players=players,
-                seed=args.seed,
-                workers=args.workers,
-                log=args.log_dir / f"head-{preset}-{players}-{ms}ms-seed{args.seed}.jsonl",
+    for ms in [int(ms) for ms in args.head_ms.split(",")]:
+        for preset, players in settings:
+            names = [name.format(ms=ms) for name in HEAD[players]]
+            heads[preset, players, ms] = own_ladder(
+                names, args.head_deals, preset, players, f"head-{preset}-{players}-{ms}ms"
             )
-            elapsed = time.perf_counter() - started
-            print(f"head to head, {preset} {players}p, {ms} ms: done, {elapsed:.0f} s", file=sys.stderr)
-    greedy: dict[tuple[str, int], LadderResult] = {}
-    for preset, players in SETTINGS:
-        if args.only is not None and args.only != f"{preset}-{players}":
-            continue
-        greedy[preset, players] = ladder(
-            GREEDY[players],
-            args.greedy_deals,
-            rules=cf.Rules.preset(preset),
-            players=players,
-            seed=args.seed,
-            workers=args.workers,
-            log=args.log_dir / f"greedy-{preset}-{players}-seed{args.seed}.jsonl",
-        )
-        print(
-            f"greedy against heaviest, {preset} {players}p: done, {time.perf_counter() - started:.0f} s",
-            file=sys.stderr,
-        )
+    greedy = {
+        (preset, players): own_ladder(GREEDY[players], args.greedy_deals, preset, players, f"greedy-{preset}-{players}")
+        for preset, players in settings
+    }
     if len(results) < len(SETTINGS):
         return 0
     command = (
