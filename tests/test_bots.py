@@ -131,6 +131,15 @@ def test_greedy_prefers_a_double_it_can_follow_up() -> None:
     assert GreedyBot()(view) == cf.Play(Tile(5, 5), onto=1)
 
 
+def test_greedy_counts_one_toe_in_hand_as_enough_to_open_a_foot() -> None:
+    # 5-5 with one more 5 in hand: 10 + 4 less the seven unseen 5s = 7; 6-3 onto 3: 9 less the
+    # nine unseen 6s = 0. Without the toe (5-1 swapped for 8-7), 5-5 would rate 10 - 3 - 8 = -1.
+    view = _view_with((Tile(5, 5), Tile(6, 3), Tile(5, 1)), _open_board())
+    assert greedy_score(view, cf.Play(Tile(5, 5), onto=1)) == 7
+    assert greedy_score(view, cf.Play(Tile(6, 3), onto=2)) == 0
+    assert GreedyBot()(view) == cf.Play(Tile(5, 5), onto=1)
+
+
 def test_greedy_avoids_a_foot_it_cannot_help_fill() -> None:
     # 3-3 would open a foot on 3 that nothing else in this hand can fill: shed 5-1 instead.
     view = _view_with((Tile(3, 3), Tile(5, 1), Tile(8, 7)), _open_board())

@@ -74,9 +74,60 @@ def test_the_rollout_bot_finds_the_move_whose_round_greedy_play_ends_best() -> N
     best = max(results.values())
     greedy = GreedyBot()(view)
     assert results[greedy] < 0 < best  # greedy's own choice loses the round; another wins it
-    chosen = RolloutBot(simulations=50)(view)
-    assert results[chosen] == best
-    assert chosen == next(move for move in view.legal_moves if results[move] == best)  # the first of equals
+    first_best = next(move for move in view.legal_moves if results[move] == best)  # the first of equals
+    assert first_best != view.legal_moves[0]
+    assert RolloutBot(simulations=50)(view) == first_best
+    assert RolloutBot(simulations=1)(view) == first_best  # one world is enough here: there is only one
+    assert RolloutBot(simulations=1, seconds=0.01)(view) == first_best
+
+
+class _Scripted:
+    """Stands in for a played-out round: its scores are the next of a script."""
+
+    def __init__(self, script: list[tuple[int, ...]]) -> None:
+        self.script = script
+
+    def __call__(self, state: object) -> _Scripted:
+        return self
+
+    def scores(self) -> tuple[int, ...]:
+        return self.script.pop(0)
+
+
+def test_the_rollout_bot_adds_up_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    import chickenfoot._planning as planning
+
+    game = cf.new_game(cf.Rules.trains(), players=2, seed=3)
+    view = _to_move(game)
+    assert len(view.legal_moves) == 3
+    me = view.player
+
+    # Two worlds, each playing the three moves in order: the first move wins big once and loses
+    # narrowly once (6 - 2), the second wins narrowly once (1.5 - 1.5), the third loses twice.
+    def seat(mine: int, theirs: int) -> tuple[int, int]:
+        return (mine, theirs) if me == 0 else (theirs, mine)
+
+    script = [seat(0, 50), seat(10, 5), seat(30, 0), seat(20, 10), seat(0, 5), seat(30, 0)]
+    monkeypatch.setattr(planning, "play_out", _Scripted(script))
+    assert RolloutBot(simulations=6)(view) == view.legal_moves[0]  # 4 against 0; the last world alone: the second
+    assert not script  # every rollout counted once
+
+
+def test_the_rollout_bot_searches_its_whole_time_budget() -> None:
+    view = _to_move(cf.new_game(cf.Rules.cross(), players=4, seed=7))
+    assert len(view.legal_moves) > 1
+    started = time.thread_time()
+    RolloutBot(simulations=1, seconds=0.1)(view)
+    assert time.thread_time() - started >= 0.1  # a time budget, not the simulations, ends the search
+
+
+def test_the_rollout_bots_worlds_depend_on_its_seed() -> None:
+    game = cf.new_game(cf.Rules.cross(), players=4, seed=2)
+    for _ in range(6):
+        game = cf.apply(game, GreedyBot()(_to_move(game)))
+    view = _to_move(game)
+    assert len(view.legal_moves) > 1
+    assert len({RolloutBot(simulations=2, seed=seed)(view) for seed in range(12)}) > 1
 
 
 @settings(max_examples=8)
@@ -117,7 +168,7 @@ def test_the_rollout_bot_refuses_bad_budgets_and_asks_for_a_move() -> None:
 
 
 def test_rollout_names_give_a_budget_of_rollouts_or_cpu_time() -> None:
-    assert repr(make_bot("rollout")) == "RolloutBot(simulations=500, seed=0)"
+    assert repr(RolloutBot()) == repr(make_bot("rollout")) == "RolloutBot(simulations=500, seed=0)"
     assert repr(make_bot("rollout:40", seed=2)) == "RolloutBot(simulations=40, seed=2)"
     assert repr(make_bot("rollout:10ms")) == "RolloutBot(simulations=500, seconds=0.01, seed=0)"
     with pytest.raises(cf.BotSpecError, match="write the budget as rollout:N"):

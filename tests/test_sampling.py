@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 import chickenfoot as cf
@@ -62,3 +63,20 @@ def test_a_view_read_once_samples_what_a_fresh_reading_samples(game: cf.GameStat
         fresh = cf.determinize(view, random.Random(seed + offset)).round
         assert sampled.hands == tuple(tuple(tile.index for tile in hand) for hand in fresh.hands)
         assert sampled.yard == tuple(tile.index for tile in fresh.yard)
+
+
+@pytest.mark.rule("DEAL-B2")
+def test_a_center_below_the_rounds_double_keeps_the_doubles_above_it_out_of_every_sampled_hand() -> None:
+    # center_fallback="highest_double": 4-4 starts round 3 (double 7-7), so nobody was dealt 5-5, 6-6 or 7-7.
+    rules = cf.Rules.cross(center_fallback="highest_double")
+    state = cf.deal_round(rules, 4, 1, 2)
+    assert state.board.center == cf.Tile(4, 4)
+    game = cf.GameState(rules, 4, 1, state, 2, (0, 0, 0, 0))
+    view = cf.observe(game, (state.current_player + 1) % 4)
+    undealt = {cf.Tile(value, value).index for value in (5, 6, 7)}
+    worlds = Worlds(view)
+    rng = random.Random(3)
+    for _ in range(40):
+        sampled = worlds.sample(rng)
+        assert not undealt & {tile for hand in sampled.hands for tile in hand}
+        assert undealt <= set(sampled.yard)
