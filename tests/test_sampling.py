@@ -76,7 +76,12 @@ def test_a_center_below_the_rounds_double_keeps_the_doubles_above_it_out_of_ever
     undealt = {cf.Tile(value, value).index for value in (5, 6, 7)}
     worlds = Worlds(view)
     rng = random.Random(3)
+    held: set[int] = set()
     for _ in range(40):
         sampled = worlds.sample(rng)
-        assert not undealt & {tile for hand in sampled.hands for tile in hand}
+        in_hands = {tile for seat, hand in enumerate(sampled.hands) if seat != view.player for tile in hand}
+        assert not undealt & in_hands
         assert undealt <= set(sampled.yard)
+        held |= in_hands
+    # Only those three are kept out: every other hidden tile (0-0 too) turns up in some hand.
+    assert held == (in_hands | set(sampled.yard)) - undealt

@@ -273,6 +273,26 @@ def test_determinize_rejects_a_forged_view() -> None:
         cf.determinize(forged, random.Random(0))
 
 
+def test_determinize_refuses_a_seat_holding_fewer_tiles_than_it_drew_and_kept() -> None:
+    # A seat that drew more tiles than it played holds at least the difference; a view that
+    # says it holds none (the tiles moved to the yard, so the counts still add up) is impossible.
+    rules = cf.Rules.cross(draw_until_playable=True)
+    for seed in range(100):
+        for game, _, _ in random_walk(cf.new_game(rules, 4, seed), random.Random(seed), 80):
+            view = cf.observe(game, 0)
+            for seat in (1, 2, 3):
+                moves = [type(move) for who, move in view.history if who == seat]
+                if moves.count(cf.Draw) > moves.count(cf.Play) and not game.round.is_over:
+                    sizes = list(view.hand_sizes)
+                    held, sizes[seat] = sizes[seat], 0
+                    forged = attrs.evolve(view, hand_sizes=tuple(sizes), yard_size=view.yard_size + held)
+                    message = f"player {seat} holds 0 tiles, fewer than their history allows"
+                    with pytest.raises(cf.InvalidRecordError, match=message):
+                        cf.determinize(forged, random.Random(0))
+                    return
+    pytest.fail("no seat drew more tiles than it played")
+
+
 def _one_draw_then_pass(seed: int) -> tuple[cf.GameState, int, int] | None:
     """Plays a cross game (plays first) until one opponent of player 0 has drawn once and passed."""
     for game, _, _ in random_walk(cf.new_game(cf.Rules.cross(), 3, seed), random.Random(seed), 30, pick=_plays_first):
