@@ -273,6 +273,21 @@ def test_determinize_rejects_a_forged_view() -> None:
         cf.determinize(forged, random.Random(0))
 
 
+def test_every_search_refuses_a_view_no_game_fits() -> None:
+    # Forged in what the sampling does not read (whose turn it is): each search samples many
+    # worlds from one reading of the view, and must refuse it as determinize does.
+    from chickenfoot.bots import RolloutBot, SamplerBot, SearchBot, analyse
+
+    game = play_randomly(cf.new_game(cf.Rules.trains(), 4, seed=3), random.Random(0), 12)
+    view = cf.observe(game, game.round.current_player)
+    assert len(view.legal_moves) > 1  # so no bot makes a forced move without searching
+    forged = attrs.evolve(view, current_player=(view.player + 1) % 4)
+    searches = [SearchBot(simulations=5), SamplerBot(simulations=5), RolloutBot(simulations=5)]
+    for search in [*searches, lambda view: analyse(view, simulations=5)]:
+        with pytest.raises(cf.InvalidRecordError, match="no game fits the view"):
+            search(forged)
+
+
 def test_determinize_refuses_a_seat_holding_fewer_tiles_than_it_drew_and_kept() -> None:
     # A seat that drew more tiles than it played holds at least the difference; a view that
     # says it holds none (the tiles moved to the yard, so the counts still add up) is impossible.

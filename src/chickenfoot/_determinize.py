@@ -118,7 +118,7 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """
     if type(view) is not PlayerView:
         raise TypeError(f"determinize takes a PlayerView (from observe), got {type(view).__name__}")
-    return _game(view, round_of(Worlds(view).sample(rng)), rng)
+    return _game(view, round_of(Worlds(view)._sample(rng)), rng)  # _game checks the sample fits the view
 
 
 class Worlds:
@@ -127,7 +127,10 @@ class Worlds:
     :func:`determinize` is one sample dressed as a public game; the search bots draw many for
     one decision, each costing only the sampling and the replay of the round's moves.
 
-    Raises :class:`InvalidRecordError` if the view's counts or history are impossible.
+    Raises :class:`InvalidRecordError` if the view's counts or history are impossible (when
+    built), or if no game fits the view (at the first sample, which is checked as
+    :func:`determinize` checks its game: a view not made by :func:`observe` is refused, not
+    searched).
     """
 
     def __init__(self, view: PlayerView) -> None:
@@ -153,9 +156,19 @@ class Worlds:
         self.hand = [tile.index for tile in view.hand]
         self.drawn = NONE if view.drawn is None else view.drawn.index
         self.played_slots: Slots | None = None  # the weighted placement's, made on first use
+        self.fits = False  # whether a sample has been shown to fit the whole view
 
     def sample(self, rng: random.Random) -> Round:
         """Samples the round as it stands, its hidden tiles dealt as the view allows (as in :func:`determinize`)."""
+        round_ = self._sample(rng)
+        if not self.fits:
+            # What the sampling does not read (the scores, whose turn it is) must fit too; its
+            # own generator, so the check leaves the caller's stream as it was.
+            _game(self.view, round_of(round_), random.Random(0))
+            self.fits = True
+        return round_
+
+    def _sample(self, rng: random.Random) -> Round:
         view, history, hand, drawn = self.view, self.history, self.hand, self.drawn
         seats = history.seats
 
