@@ -83,5 +83,5 @@ def test_a_center_below_the_rounds_double_keeps_the_doubles_above_it_out_of_ever
         assert not undealt & in_hands
         assert undealt <= set(sampled.yard)
         held |= in_hands
-    # Only those three are kept out: every other hidden tile (0-0 too) turns up in some hand.
-    assert held == (in_hands | set(sampled.yard)) - undealt
+    # Only those three are kept out: every other unseen tile (0-0 too) turns up in some hand.
+    assert held == {tile.index for tile in view.unseen} - undealt

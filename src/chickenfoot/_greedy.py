@@ -1,11 +1,11 @@
 """GreedyBot's rating of a play, and rounds played out by it, over the core's ints (compiled with the core).
 
 The one statement of the rating: :class:`~chickenfoot.bots.GreedyBot` rates a view's plays with
-:func:`rating`, and :func:`play_out` plays a whole round with it for every seat, as the
-playouts of :class:`~chickenfoot.bots.RolloutBot`. A rating reads two counts per pip value:
-the tiles in the mover's hand carrying it, and the tiles carrying it that are not on the board
-(in any hand or the yard). Whoever rates from a view knows both: the unseen tiles are the
-second count less the first.
+:func:`rating`, and :func:`greedy_playout` plays a whole round with it for every seat, as the
+playouts of :class:`~chickenfoot.bots.RolloutBot`. A rating reads two counts per pip value: the tiles in the
+mover's hand carrying it, and the tiles carrying it that are not on the board (in any hand or
+the yard). Whoever rates from a view knows both: the unseen tiles are the second count less the
+first, so the choice is the same in every round the view allows.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Final
 from ._codes import HIGH, LOW, NONE, PASS
 from ._round import Round
 
-__all__ = ["best_play", "count_values", "play_out", "rating"]
+__all__ = ["best_play", "count_values", "greedy_playout", "off_board_counts", "rating"]
 
 FOLLOW_UPS: Final = 2
 """At most this many tiles in hand that could follow on the end a play leaves count for it."""
@@ -24,7 +24,7 @@ TOE_IN_HAND: Final = 4
 """What a double is worth more when the hand holds a toe to follow it (FOOT-1)."""
 
 NO_TOE: Final = -3
-"""And what it loses when only the others could fill its foot."""
+"""And what it is worth more (less, being negative) when only the others could fill its foot."""
 
 
 def rating(tile: int, offered: int, held: list[int], off_board: list[int], value: int) -> int:
@@ -61,7 +61,7 @@ def count_values(tiles: tuple[int, ...], counts: list[int]) -> None:
             counts[low] += 1
 
 
-def best_play(state: Round, moves: list[int], off_board: list[int], held: list[int]) -> int:
+def best_play(state: Round, moves: list[int], held: list[int], off_board: list[int]) -> int:
     """Gets the move of ``moves`` (``state.legal()``) with the best :func:`rating`, the first of equals.
 
     With no play among them it is the first move (the draw or the pass). ``held`` is scratch
@@ -92,16 +92,22 @@ def best_play(state: Round, moves: list[int], off_board: list[int], held: list[i
     return best
 
 
-def play_out(state: Round) -> Round:
-    """Plays the round to its end, every seat making :func:`best_play` (so the same for the same round)."""
+def off_board_counts(state: Round) -> list[int]:
+    """Counts, for each pip value, the tiles carrying it that are not on the board (in the hands and the yard)."""
     off_board = [0] * (state.setup.settings.max_pip + 1)
     for hand in state.hands:
         count_values(hand, off_board)
     count_values(state.yard, off_board)
+    return off_board
+
+
+def greedy_playout(state: Round) -> Round:
+    """Plays the round to its end, every seat making :func:`best_play` (so the same for the same round)."""
+    off_board = off_board_counts(state)
     held = [0] * len(off_board)
     while not state.over:
         moves = state.legal()
-        move = moves[0] if len(moves) == 1 else best_play(state, moves, off_board, held)
+        move = moves[0] if len(moves) == 1 else best_play(state, moves, held, off_board)
         tile = move & 255
         if tile < PASS:  # a play: its tile joins the board
             off_board[HIGH[tile]] -= 1

@@ -23,7 +23,7 @@ import attrs
 from ._codes import NONE, code_onto
 from ._dealing import round_on, shuffle
 from ._determinize import Worlds
-from ._greedy import play_out
+from ._greedy import greedy_playout
 from ._moves import Move
 from ._plans import deal_for, settings_for, winners_by_scores
 from ._round import Round
@@ -44,8 +44,8 @@ _WORLDS = 32
 _PER_WORLD = 8  # simulations per new world: a sample costs several simulations, so a short search takes fewer
 _SIMULATIONS = 1000
 # RolloutBot's: rollouts a move by default (about 40 ms compiled), and the weight of the score
-# margin beside the opponents beaten (0.1 played level with pure wins in four-player ladders and
-# better in two-player ones, where it tells close rounds apart).
+# margin beside the opponents beaten (0.1 played level with opponents beaten alone in
+# four-player ladders and better in two-player ones, where there is only one opponent to beat).
 _ROLLOUTS = 500
 _MARGIN_WEIGHT = 0.1
 
@@ -392,9 +392,10 @@ class RolloutBot(_Budgeted):
     :class:`GreedyBot`'s choice, so the moves are compared on the same hidden tiles and the
     same later play (common random numbers: the luck of the world cancels out of the
     comparison). A round's result for the mover is the opponents it beats less those who beat
-    it, plus a tenth of its margin (the others' mean score less its own) to tell close rounds
-    apart. It plays the move with the best total. A rollout algorithm: where GreedyBot's play is
-    the best the worlds show, it plays that, and elsewhere it plays better.
+    it, plus a tenth of its margin (the others' mean score less its own: ten points of margin
+    weigh as much as an opponent beaten). It plays the move with the best total (the first of
+    equals, in the order of the view's legal moves). A rollout algorithm: each move is judged by
+    what GreedyBot's play makes of it afterwards.
 
     The budget is ``simulations`` rollouts a move (a world costs one per legal move), or
     ``seconds`` of CPU time if given (reproducible only with simulations). A forced move is made
@@ -426,7 +427,7 @@ class RolloutBot(_Budgeted):
         while done < self.simulations if deadline is None else clock() < deadline:
             state = world(rng)
             for at, code in enumerate(codes):
-                totals[at] += _standing(play_out(state.after(code)).scores(), view.player)
+                totals[at] += _standing(greedy_playout(state.after(code)).scores(), view.player)
             done += len(codes)
         return moves[max(range(len(codes)), key=totals.__getitem__)]
 
