@@ -139,7 +139,7 @@ def _check_entrant(at: int, entry: object) -> None:
         check_spec(entry)
     elif not callable(entry):
         raise BotSpecError(
-            f"lineup entry {at} is {entry!r}: give a bot name (random, greedy, search:N, cmd:COMMAND) "
+            f"lineup entry {at} is {entry!r}: give a bot name (random, greedy, rollout, search:N, cmd:COMMAND) "
             "or a bot, a callable from a view to a move"
         )
 

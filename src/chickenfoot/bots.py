@@ -469,21 +469,22 @@ def check_spec(spec: str) -> BotSpec:
     """
     if not isinstance(spec, str):
         raise BotSpecError(f"a bot name is text, got {spec!r}: {_ALLOWED}")
-    kind, _, arg = spec.strip().partition(":")
+    kind, colon, arg = spec.strip().partition(":")
     kind = kind.lower()
     if kind not in _KINDS:
         raise BotSpecError(f"unknown bot {spec!r}: {_ALLOWED}")
     if kind == "cmd":
         _command(spec)
         return BotSpec(kind)
-    if not arg:
+    if not colon:
         return BotSpec(kind)
     if kind not in _SEARCHERS:
         raise BotSpecError(f"bad bot {spec!r}: only search, sampler, rollout and omniscient take a budget")
     digits = arg[:-2] if arg.lower().endswith("ms") else arg
     if not digits.isascii() or not digits.isdigit() or int(digits) < 1 or len(digits) > 9:
+        unit = "rollouts" if kind == "rollout" else "simulations"
         raise BotSpecError(
-            f"bad bot {spec!r}: write the budget as {kind}:N (N simulations a move) or {kind}:Nms "
+            f"bad bot {spec!r}: write the budget as {kind}:N (N {unit} a move) or {kind}:Nms "
             "(N milliseconds of CPU time a move), N a whole number from 1"
         )
     if digits is arg:

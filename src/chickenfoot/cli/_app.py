@@ -99,7 +99,8 @@ def app() -> None:
 @seed_option
 @bots_option(
     "greedy",
-    "Bots by seat, comma-separated (one name fills every seat): random, greedy, search, search:N.",
+    "Bots by seat, comma-separated (one name fills every seat): random, heaviest, greedy, search, sampler or "
+    "rollout; a search bot takes a budget, as rollout:N (N rollouts a move) or rollout:Nms.",
 )
 @click.option(
     "--svg",
@@ -176,7 +177,8 @@ def simulate(
 )
 @bots_option(
     "greedy",
-    "Your opponents, comma-separated in seat order (one name fills every seat): random, greedy, search:N.",
+    "Your opponents, comma-separated in seat order (one name fills every seat): random, heaviest, greedy, "
+    "search, sampler or rollout; a search bot takes a budget, as rollout:N or rollout:Nms.",
 )
 @click.option(
     "--save",

@@ -83,7 +83,9 @@ def parse_bots(text: str, count: int | None = None) -> tuple[str, ...]:
     names = tuple(_bot_case(part.strip()) for part in text.split(",") if part.strip())
     if not names:
         raise click.BadParameter(
-            "name at least one bot: random, greedy, search, search:N or cmd:COMMAND", param_hint="'--bots'"
+            "name at least one bot: random, heaviest, greedy, search, sampler, rollout (with a budget as :N or :Nms) "
+            "or cmd:COMMAND",
+            param_hint="'--bots'",
         )
     for name in names:
         try:

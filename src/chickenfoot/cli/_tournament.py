@@ -138,8 +138,9 @@ def _result_csv(result: TournamentResult) -> str:
 )
 @bots_option(
     "search:50,greedy,greedy,greedy",
-    "The lineup, one bot per player, comma-separated: random, greedy, search, search:N (N simulations a move), "
-    "cmd:COMMAND (a program speaking the bot protocol).",
+    "The lineup, one bot per player, comma-separated: random, heaviest, greedy, search, sampler, rollout (a "
+    "search bot takes a budget, as search:N, N simulations a move, or search:Nms), or cmd:COMMAND (a program "
+    "speaking the bot protocol).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; game i's deal derives from it.")
 @click.option(
