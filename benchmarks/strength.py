@@ -40,6 +40,7 @@ BOTS = (
     "rollout:{ms}ms",
     "omniscient:{ms}ms",
 )
+FULL_DEALS = 2 * math.comb(len(BOTS), 2)  # 2 players: every pair of bots seated twice
 PAIRS = (
     ("rollout:{ms}ms", "search:{ms}ms"),
     ("sampler:{ms}ms", "search:{ms}ms"),
@@ -132,7 +133,7 @@ def _comparisons(result: LadderResult, ms: int) -> list[str]:
 
 def _short_run(deals: int) -> list[str]:
     """Gets the page's warning when ``deals`` is too few to seat every pair of bots twice in 2 players, else none."""
-    full = 2 * math.comb(len(BOTS), 2)
+    full = FULL_DEALS
     if deals >= full:
         return []
     return [
@@ -178,7 +179,9 @@ def _plot(results: dict[tuple[str, int], LadderResult]) -> bool:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--deals", type=int, default=42, help="deals per setting (2 players: 21 pairs of bots)")
+    parser.add_argument(
+        "--deals", type=int, default=FULL_DEALS, help="deals per setting (2 players: every pair of bots twice)"
+    )
     parser.add_argument("--head-deals", type=int, default=30, help="deals per setting of the head-to-head ladders")
     parser.add_argument("--ms", type=int, default=10, help="CPU milliseconds a move of the time-budgeted bots")
     parser.add_argument(
