@@ -2,10 +2,10 @@
 
 The one statement of the rating: :class:`~chickenfoot.bots.GreedyBot` rates a view's plays with
 :func:`rating`, and :func:`greedy_playout` plays a whole round with it for every seat, as the
-playouts of :class:`~chickenfoot.bots.RolloutBot`. A rating reads two counts per pip value: the tiles in the
-mover's hand carrying it, and the tiles carrying it that are not on the board (in any hand or
-the yard). Whoever rates from a view knows both: the unseen tiles are the second count less the
-first, so the choice is the same in every round the view allows.
+playouts of :class:`~chickenfoot.bots.RolloutBot`. A rating reads two counts per pip value:
+the tiles in the mover's hand carrying it, and the tiles carrying it that are not on the board
+(in any hand or the yard). Whoever rates from a view knows both: the unseen tiles are the
+second count less the first, so the choice is the same in every round the view allows.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ TOE_IN_HAND: Final = 4
 """What a double is worth more when the hand holds a toe to follow it (FOOT-1)."""
 
 NO_TOE: Final = -3
-"""And what it is worth more (less, being negative) when only the others could fill its foot."""
+"""And what it is worth more when only the others could fill its foot: a loss, being negative."""
 
 
 def rating(tile: int, offered: int, held: list[int], off_board: list[int], value: int) -> int:
