@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy")
 import chickenfoot as cf  # noqa: E402
 from _games import play_randomly, random_walk  # noqa: E402
 from chickenfoot import actions, batch, reference  # noqa: E402
-from chickenfoot._scoring import win_utilities  # noqa: E402
+from chickenfoot._game._scoring import win_utilities  # noqa: E402
 from chickenfoot.conformance import game_differences, reference_round, round_differences  # noqa: E402
 
 # Both presets, every option, every set and player counts 2 to 8.

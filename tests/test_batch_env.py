@@ -11,7 +11,7 @@ pytest.importorskip("gymnasium")
 
 import chickenfoot as cf  # noqa: E402
 from chickenfoot import actions, batch, conformance, reference  # noqa: E402
-from chickenfoot._scoring import win_utilities  # noqa: E402
+from chickenfoot._game._scoring import win_utilities  # noqa: E402
 from chickenfoot.batch.env import BatchVectorEnv  # noqa: E402
 from chickenfoot.observation import observation  # noqa: E402
 

@@ -14,7 +14,7 @@ import pytest
 
 import chickenfoot as cf
 from chickenfoot import reference
-from chickenfoot._chance import ChanceGame
+from chickenfoot._game._chance import ChanceGame
 from chickenfoot.conformance import reference_round
 
 

@@ -20,7 +20,7 @@ pytest.importorskip("rich")
 import chickenfoot as cf
 import chickenfoot.bots
 import chickenfoot.tournament
-from chickenfoot._extras import install_command
+from chickenfoot._io._extras import install_command
 from chickenfoot.cli import main
 from chickenfoot.cli._records import load_record, save_record
 
@@ -86,7 +86,7 @@ def test_simulate_shows_a_whole_game_in_one_screen(capsys: pytest.CaptureFixture
     assert "#0 9-9 center" not in out
     assert "--verbose" in out
     game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
-    from chickenfoot.tournament import _derive
+    from chickenfoot._tournament import derive_seed as _derive
 
     game = cf.bots.play_out(game, [cf.bots.make_bot("greedy", seed=_derive(1, "simulate", seat)) for seat in range(4)])
     for row, result in zip(rows, game.results, strict=True):
@@ -173,7 +173,7 @@ def test_simulate_matches_the_library(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "simulate", "--players", "2", "--seed", "5", "--bots", "random")
     assert code == 0
     game = cf.new_game(cf.Rules.trains(), players=2, seed=5)
-    from chickenfoot.tournament import _derive
+    from chickenfoot._tournament import derive_seed as _derive
 
     bots = [cf.bots.RandomBot(seed=_derive(5, "simulate", seat)) for seat in range(2)]
     while not game.is_over:
@@ -405,7 +405,7 @@ def test_simulate_says_how_each_round_ended_as_its_outcome(capsys: pytest.Captur
     )
     assert code == 0
     game = cf.new_game(cf.Rules.trains(unfillable_foot_ends_round=True), players=2, seed=0)
-    from chickenfoot.tournament import _derive
+    from chickenfoot._tournament import derive_seed as _derive
 
     bots = [cf.bots.RandomBot(seed=_derive(0, "simulate", seat)) for seat in range(2)]
     while not game.is_over:

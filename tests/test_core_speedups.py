@@ -18,14 +18,14 @@ from hypothesis import given, strategies as st
 
 import chickenfoot as cf
 from _games import play_randomly, random_walk
-from chickenfoot._codes import CODES, DRAW, PASS, PublicMoves, play
-from chickenfoot._dealing import shuffle
-from chickenfoot._state import MOVES, _play_of
+from chickenfoot._core._codes import CODES, DRAW, PASS, PublicMoves, play
+from chickenfoot._core._deal import shuffle
+from chickenfoot._game._state import MOVES, _play_of
 
 
 def _slots_in_source(module: str, name: str) -> list[str]:
     # Read from the source, since a compiled class (mypyc) has no ``__slots__`` to ask.
-    source = (Path(cf.__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+    source = (Path(cf.__file__).parent / "_core" / f"{module}.py").read_text(encoding="utf-8")
     [node] = [node for node in ast.parse(source).body if isinstance(node, ast.ClassDef) and node.name == name]
     [slots] = [
         statement.value

@@ -113,7 +113,7 @@ def test_tie_2_cross_still_tied_players_share() -> None:
 
 
 def test_worst_total_is_every_tile_in_hand_every_round() -> None:
-    from chickenfoot._scoring import worst_total
+    from chickenfoot._game._scoring import worst_total
 
     # Double-9: each value 0-9 is on 11 half-tiles (10 tiles, the double twice): 45 * 11 = 495 pips.
     assert worst_total(Rules.trains(), rounds=1) == 495
@@ -122,7 +122,7 @@ def test_worst_total_is_every_tile_in_hand_every_round() -> None:
 
 
 def test_win_utilities_pay_one_to_the_winners_and_average_zero() -> None:
-    from chickenfoot._scoring import win_utilities
+    from chickenfoot._game._scoring import win_utilities
 
     assert win_utilities(3, [0]) == pytest.approx([1.0, -0.5, -0.5])
     assert win_utilities(4, [1, 2]) == pytest.approx([-1 / 3, 1 / 3, 1 / 3, -1 / 3])

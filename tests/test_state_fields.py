@@ -133,7 +133,7 @@ def test_the_log_warns_and_is_the_history_newest_first() -> None:
 
 
 def test_the_chance_layers_double_is_double_tile_and_the_old_name_warns() -> None:
-    from chickenfoot._chance import ChanceGame
+    from chickenfoot._game._chance import ChanceGame
 
     game = ChanceGame.start(cf.Rules.trains(), 2)
     assert game.double_tile == cf.Tile(9, 9)

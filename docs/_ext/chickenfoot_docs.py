@@ -13,7 +13,7 @@ What it adds, and why:
 * the ``{optional-toctree}`` directive: a toctree that leaves out entries whose page does not
   exist (the interop and performance pages are written on other branches), and with ``:others:``
   lists every top-level page not placed anywhere else, so a new page never breaks the build.
-* ``missing-reference``: type hints name private modules (``chickenfoot._tiles.Tile``); they
+* ``missing-reference``: type hints name private modules (``chickenfoot._game._tiles.Tile``); they
   resolve to the public name (``chickenfoot.Tile``) when it is exported.
 * the ``board-picture`` directive: runs a snippet and draws the position it reaches (SVG once
   :func:`chickenfoot.svg.render_svg`).

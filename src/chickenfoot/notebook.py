@@ -24,10 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ._engine import apply, legal_moves
-from ._moves import Play
-from ._records import GameRecord, replay
-from ._state import GameState, RoundState
+from ._game import GameState, Play, RoundState, apply, legal_moves
+from ._io import GameRecord, replay
 from .render import describe_move
 from .svg import render_svg
 
@@ -202,7 +200,7 @@ def _round(index: int, rounds: int) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files("chickenfoot").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("chickenfoot._pictures").joinpath(name).read_text(encoding="utf-8")
 
 
 def _checked(states: Sequence[GameState]) -> tuple[GameState, ...]:

@@ -47,18 +47,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._extras import needs
+from ._io import needs
 
 try:
     import numpy as np
 except ModuleNotFoundError as error:  # an optional extra
     raise needs(__name__, error) from error
 
-from ._moves import Draw, Pass, Play
-from ._rules import Rules
-from ._scoring import worst_total
-from ._state import GameState
-from ._views import PlayerView, observe
+from ._game import Draw, GameState, Pass, Play, PlayerView, Rules, observe, worst_total
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray

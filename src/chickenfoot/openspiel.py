@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ._extras import needs
+from ._io import needs
 
 try:
     import numpy as np
@@ -48,11 +48,17 @@ except ModuleNotFoundError as error:  # an optional extra
     raise needs(__name__, error, "openspiel") from error
 
 from . import actions
-from ._chance import ChanceGame
-from ._errors import IllegalMoveError, InvalidMoveError
-from ._outcome import Outcome, Termination
-from ._rules import Rules, max_round_moves
-from ._scoring import win_utilities, worst_total
+from ._game import (
+    ChanceGame,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    Rules,
+    Termination,
+    max_round_moves,
+    win_utilities,
+    worst_total,
+)
 from .observation import layout, observation_size, write_history, write_observation
 from .render import render_text
 

@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._board import FOOT_TOES
-from .._errors import IllegalMoveError
+from .._game import FOOT_TOES, IllegalMoveError
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .._extras import needs
+from .._io import needs
 
 try:
     import gymnasium
@@ -38,7 +38,7 @@ try:
 except ModuleNotFoundError as error:  # an optional extra
     raise needs(__name__, error, "gymnasium") from error
 
-from .._rules import Rules
+from .._game import Rules
 from ..actions import action_count
 from ..observation import observation_size
 from ._arrays import Batch

@@ -13,9 +13,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .._errors import BotError
-from .._ladder import LadderResult, Unit, ladder
+from .._game import BotError
 from ..bots import ProcessBot
+from ..tournament import LadderResult, Unit, ladder
 from ._app import _check_backend, _check_players, _console, _games_progress, _write, app
 from ._options import build_rules, parse_bots, players_option, rules_options
 

@@ -7,8 +7,7 @@ from typing import Any, TypeVar
 
 import click
 
-from .._errors import BotSpecError, RulesError
-from .._rules import PRESETS, Rules
+from .._game import PRESETS, BotSpecError, Rules, RulesError
 from ..bots import check_spec
 
 __all__ = ["bots_option", "build_rules", "parse_bots", "players_option", "rules_options", "seed_option"]

@@ -19,15 +19,11 @@ from typing import Literal, NamedTuple
 
 from rich.console import Console
 
-from .._engine import apply, legal_moves
-from .._errors import IllegalMoveError, InvalidMoveError
-from .._moves import Move, Play, parse_move
-from .._records import MAX_COMMENT, GameRecord
-from .._state import GameState
-from .._views import observe
-from ..bots import _choose, analyse, make_bot
+from .._bots import analyse, choose, make_bot
+from .._game import GameState, IllegalMoveError, InvalidMoveError, Move, Play, apply, legal_moves, observe, parse_move
+from .._io import MAX_COMMENT, GameRecord
+from .._tournament import derive_seed
 from ..render import describe_move
-from ..tournament import _derive
 from ._records import save_record
 from ._show import SIMULATIONS, analysis_table, ending, fit, layout_panel, plural, round_title, score_table
 
@@ -78,7 +74,7 @@ class _Session:
         self.seat = seat
         self.names = list(names)  # by seat, the person's name at ``seat``
         self.bots = {
-            player: make_bot(names[player], seed=_derive(game.seed, "play", player))
+            player: make_bot(names[player], seed=derive_seed(game.seed, "play", player))
             for player in range(game.players)
             if player != seat
         }
@@ -289,7 +285,7 @@ class _Session:
                     self.finish(complete=False)
                     return 0
                 continue
-            self.apply(_choose(self.bots[player], self.game, player))
+            self.apply(choose(self.bots[player], self.game, player))
         self.finish(complete=True)
         return 0
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from .._extras import why_missing
+from .._io import why_missing
 
 __all__ = ["serve"]
 

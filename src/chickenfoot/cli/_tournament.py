@@ -16,8 +16,8 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from .._errors import BotError
-from .._records import GameRecord, replay as replay_record
+from .._game import BotError
+from .._io import GameRecord, replay as replay_record
 from ..bots import ProcessBot
 from ..tournament import Standing, TournamentResult, run_tournament, wilson
 from ._app import CONTEXT, _check_backend, _check_players, _console, _games_progress, _write, app

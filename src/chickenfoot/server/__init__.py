@@ -19,7 +19,7 @@ try:
     import starlette  # noqa: F401
     import uvicorn  # noqa: F401
 except ModuleNotFoundError as _error:
-    from .._extras import needs as _needs
+    from .._io import needs as _needs
 
     raise _needs("chickenfoot.server", _error) from _error
 

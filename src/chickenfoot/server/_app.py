@@ -36,7 +36,7 @@ from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import chickenfoot as cf
-from chickenfoot._rules import SUPPORTED_SETS
+from chickenfoot._game import SUPPORTED_SETS
 
 from ._collector import freeze_survivors
 from ._games import GameServer, Refusal

@@ -48,7 +48,7 @@ class PostgresStore(_Operations[Any]):
         try:
             import psycopg
         except ModuleNotFoundError as error:
-            from .._extras import needs
+            from .._io import needs
 
             raise needs("chickenfoot.server.PostgresStore", error, "postgres") from error
         super().__init__(owner if owner is not None else socket.gethostname())
