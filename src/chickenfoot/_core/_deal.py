@@ -40,6 +40,7 @@ def round_on(
     Whether it is over is the caller's to say (:func:`nothing_to_do` tells END-2 from the parts).
     """
     start = Round()
+    start.legal_cache = start.legal_view = start.views = None
     start.setup = Setup(settings, reserve=reserve, base=layout, game=game)
     start.hands = hands
     start.yard = yard
@@ -51,6 +52,8 @@ def round_on(
     start.size = layout.size
     start.ends = layout.ends[: settings.max_pip + 1]  # a round keeps only its set's values (less to copy per play)
     start.ends_mask = layout.ends_mask
+    start.waiting = layout.waiting[: settings.max_pip + 1]
+    start.waiting_mask = layout.waiting_mask
     start.pending = layout.pending
     start.pending_value = layout.pending_value
     start.missing = layout.missing

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from ._codes import HIGH, LOW, NONE, PASS
+from ._codes import HIGH, LOW, PASS
 from ._round import Round
 
 __all__ = ["best_play", "count_values", "greedy_playout", "off_board_counts", "rating"]
@@ -72,7 +72,6 @@ def best_play(state: Round, moves: list[int], held: list[int], off_board: list[i
     count_values(state.hands[state.current], held)
     values = state.setup.settings.tile_values
     ends = state.ends
-    pending = state.pending
     best = moves[0]
     best_rating = 0
     found = False
@@ -80,12 +79,8 @@ def best_play(state: Round, moves: list[int], held: list[int], off_board: list[i
         tile = move & 255
         if tile >= PASS:  # not a play (code_tile, inlined)
             continue
-        if pending != NONE:
-            offered = state.pending_value  # FOOT-2: only the pending foot takes tiles
-        elif (move >> 8) in ends[HIGH[tile]]:  # the end it goes onto (code_onto, inlined) offers its high value
-            offered = HIGH[tile]
-        else:
-            offered = LOW[tile]
+        # The value the node it goes onto (code_onto, inlined) takes: its high half's, or its low half's.
+        offered = HIGH[tile] if (move >> 8) in ends[HIGH[tile]] else LOW[tile]
         rated = rating(tile, offered, held, off_board, values[tile])
         if not found or rated > best_rating:
             best, best_rating, found = move, rated, True

@@ -3,17 +3,18 @@
 Everything here is ints, tuples and small plain classes, written so mypyc can compile it to C
 (see docs/performance.md); the same file runs unchanged as ordinary Python. The public
 :class:`~chickenfoot.RoundState` and :class:`~chickenfoot.GameState` are thin views over
-:class:`Round`. Tiles and move codes are :mod:`chickenfoot._codes`' ints, the board is
-:mod:`chickenfoot._layout`'s openings, and the deal is :mod:`chickenfoot._dealing`'s.
+:class:`Round`. Tiles and move codes are :mod:`._codes`' ints, the board is :mod:`._layout`'s
+openings, and the deal is :mod:`._deal`'s.
 
 * a round (:class:`Round`) is one object per state: openings, hands, yard and turn, whose nodes
   are those of the board it started on and then one per play of its history (:data:`Log`); what
   its states share (rules, reserve, that board, the game) is one :class:`Setup`;
-* the rules of play are :meth:`Round.legal` (through ``_generate`` and ``_plays``, the one
-  statement of PLAY-1) and :meth:`Round.after` (through ``_after_play``, ``_after_draw`` and
-  ``_after_pass``; a play places its tile as :func:`chickenfoot._layout.place_tile` does, the
-  same steps inlined, and a test keeps the two alike), with :func:`hands_stuck` and
-  :func:`foot_short` for the end of a round (END-2) and :meth:`Round.scores` for its score;
+* the rules of play are :meth:`Round.legal` (through ``_generate``, which reads where each
+  tile fits in the openings' ``ends``) and :meth:`Round.after` (through
+  ``_after_play``, which places the tile with :meth:`~._layout.Openings.open_after`,
+  ``_after_draw`` and ``_after_pass``); :func:`can_draw`, :func:`blocked` and
+  :func:`foot_unfillable` state when a round ends with nobody out (END-2 and its variant), and
+  :meth:`Round.scores` its score;
 * a round caches its legal moves (as codes, as public moves, each once asked for), and the
   public objects showing it (:class:`Views`), in ordinary fields.
 
@@ -29,7 +30,6 @@ from typing import Any, Final, TypeAlias
 from ._codes import (
     CODES,
     DRAW,
-    FOOT_TOES,
     HALVES,
     NONE,
     PASS,
@@ -123,37 +123,41 @@ class Setup:
         self.game = game
 
 
-def hands_stuck(hands: tuple[tuple[int, ...], ...], playable: int) -> bool:
-    """Tells whether no hand holds a tile carrying a value of the mask ``playable`` (END-2's hands)."""
+def can_draw(yard: tuple[int, ...], reserve: int) -> bool:
+    """Tells whether a tile may be drawn: the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
+    return len(yard) > reserve
+
+
+def blocked(hands: tuple[tuple[int, ...], ...], yard: tuple[int, ...], reserve: int, board: Openings) -> bool:
+    """END-2: nobody can draw, and no hand holds a tile carrying a value that plays on ``board`` (PLAY-1)."""
+    if can_draw(yard, reserve):
+        return False
+    mask = board.ends_mask
     for hand in hands:
         for tile in hand:
-            if VALUES_MASK[tile] & playable:
+            if VALUES_MASK[tile] & mask:
                 return False
     return True
 
 
-def foot_short(
-    hands: tuple[tuple[int, ...], ...], yard: tuple[int, ...], reserve: int, value: int, missing: int
-) -> bool:
-    """Variant of END-2: fewer tiles carrying ``value`` are left to play (held or drawable) than ``missing`` toes."""
-    bit = 1 << value
+def foot_unfillable(hands: tuple[tuple[int, ...], ...], yard: tuple[int, ...], reserve: int, board: Openings) -> bool:
+    """Tells whether a chicken foot is pending that fewer tiles carrying its value are left to fill (held or
+    drawable) than the toes it misses (the center's arms are not a foot): the round's end under END-2's variant."""
+    if board.pending == NONE or board.pending == 0:
+        return False
+    bit = 1 << board.pending_value
     available = sum(1 for hand in hands for tile in hand if VALUES_MASK[tile] & bit)
     available += sum(1 for at in range(len(yard) - reserve) if VALUES_MASK[yard[at]] & bit)
-    return available < missing
+    return available < board.missing
 
 
 def nothing_to_do(
     settings: Settings, hands: tuple[tuple[int, ...], ...], yard: tuple[int, ...], reserve: int, board: Openings
 ) -> bool:
-    """Tells whether a round on ``board`` has nothing left to do but end with nobody out (END-2 or the variant)."""
-    if len(yard) <= reserve and hands_stuck(hands, board.playable_mask()):  # DRAW-1, YARD-1: nobody can draw
+    """Tells whether a round on ``board`` has nothing left to do but end with nobody out (END-2 or its variant)."""
+    if blocked(hands, yard, reserve, board):
         return True
-    foot_pending = board.pending != NONE and board.pending != 0
-    return (
-        settings.unfillable_foot_ends_round
-        and foot_pending
-        and foot_short(hands, yard, reserve, board.pending_value, board.missing)
-    )
+    return settings.unfillable_foot_ends_round and foot_unfillable(hands, yard, reserve, board)
 
 
 class Round(Openings):
@@ -196,22 +200,9 @@ class Round(Openings):
     legal_view: tuple[Any, ...] | None  # the legal public moves, once asked for
     views: Views | None
 
-    def __new__(cls) -> Round:
-        """Gets a round with only its caches set: whoever builds one sets every other field next, by name.
-
-        Fourteen values passed to a constructor would be a row of numbers by position, or cost the
-        pure Python engine a dict per move by keyword (a tenth of its time); stores by name cost
-        neither, and nothing changes a round once its builder returns it.
-        """
-        self = object.__new__(cls)
-        self.legal_cache = None
-        self.legal_view = None
-        self.views = None
-        return self
-
     def can_draw(self) -> bool:
-        """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
-        return len(self.yard) > self.setup.reserve
+        """Tells whether the player to move may draw (:func:`can_draw`)."""
+        return can_draw(self.yard, self.setup.reserve)
 
     def public(self) -> Views:
         """Gets the public objects showing this round made so far (the views fill it in)."""
@@ -245,15 +236,16 @@ class Round(Openings):
                 for move, exposed in reversed(self.plays_since_base()):
                     last = Placed(code_tile(move), code_onto(move), exposed, before=last)
             views.newest = None
-            layout = views.layout = Layout(
-                last=last,
-                size=self.size,
-                ends=self.ends + NO_ENDS[len(self.ends) :],  # a layout keeps every value's, as a Board shows them
-                ends_mask=self.ends_mask,
-                pending=self.pending,
-                pending_value=self.pending_value,
-                missing=self.missing,
-            )
+            layout = views.layout = Layout()
+            layout.last = last
+            layout.size = self.size
+            layout.ends = self.ends + NO_ENDS[len(self.ends) :]  # a layout keeps every value's, as a Board shows them
+            layout.ends_mask = self.ends_mask
+            layout.waiting = self.waiting + NO_ENDS[len(self.waiting) :]
+            layout.waiting_mask = self.waiting_mask
+            layout.pending = self.pending
+            layout.pending_value = self.pending_value
+            layout.missing = self.missing
         return layout
 
     def newest_tile(self) -> int:
@@ -314,39 +306,29 @@ class Round(Openings):
             view = self.legal_view = tuple(self._generate(table))
         return view
 
-    def _plays(self, tiles: tuple[int, ...], table: list[Any]) -> list[Any]:
-        """Lists the plays of ``tiles`` that fit now, tile by tile, each as ``table`` (indexed by move code) has it.
-
-        PLAY-1: a tile is played onto an open end offering one of its values (OPEN-2, FOOT-2:
-        onto the pending node alone, while there is one); a double once, its two halves alike.
-        """
-        plays: list[Any] = []
-        if self.pending != NONE:  # OPEN-2, FOOT-2: only the pending node takes tiles
-            bit = 1 << self.pending_value
-            base = self.pending << 8  # play(0, pending), the tile or'ed in below
-            for tile in tiles:
-                if VALUES_MASK[tile] & bit:
-                    plays.append(table[base | tile])
-            return plays
-        mask = self.ends_mask
-        ends = self.ends
-        for tile in tiles:
-            if VALUES_MASK[tile] & mask:  # carries a value some open end offers
-                high, low = HALVES[tile]
-                for onto in ends[high]:
-                    plays.append(table[onto << 8 | tile])  # play(tile, onto), spelled out in the hot loop
-                if low != high:
-                    for onto in ends[low]:
-                        plays.append(table[onto << 8 | tile])
-        return plays
-
     def _generate(self, table: list[Any]) -> list[Any]:
-        """Lists the legal moves in the engine's fixed order, each as ``table`` (indexed by move code) has it."""
+        """Lists the legal moves in the engine's fixed order, each as ``table`` (indexed by move code) has it.
+
+        The plays first (PLAY-1: each tile that may be played, the drawn one or else the hand's, in
+        order, onto each node that takes one of its values now, as the openings' ``ends`` say; a
+        double once, its two halves alike), then a draw or a pass where the rules allow.
+        """
         if self.over:
             return []
         drawn = self.drawn
+        tiles = self.hands[self.current] if drawn == NONE else (drawn,)
+        plays: list[Any] = []
+        mask = self.ends_mask
+        nodes = self.ends
+        for tile in tiles:
+            if VALUES_MASK[tile] & mask:  # carries a value that plays
+                high, low = HALVES[tile]
+                for onto in nodes[high]:
+                    plays.append(table[onto << 8 | tile])  # play(tile, onto), spelled out in the hot loop
+                if low != high:
+                    for onto in nodes[low]:
+                        plays.append(table[onto << 8 | tile])
         if drawn != NONE:
-            plays = self._plays((drawn,), table)
             if plays:
                 if not self.setup.settings.must_play:
                     plays.append(table[PASS])  # DRAW-3: may play it or pass
@@ -354,7 +336,6 @@ class Round(Openings):
             if self.setup.settings.draw_until_playable and self.can_draw():
                 return [table[DRAW]]  # variant of DRAW-1: keep drawing
             return [table[PASS]]  # DRAW-2: the drawn tile cannot be played
-        plays = self._plays(self.hands[self.current], table)
         if plays:
             return plays  # DRAW-4: no draw while a play exists
         return [table[DRAW] if self.can_draw() else table[PASS]]  # DRAW-1, YARD-2
@@ -362,16 +343,8 @@ class Round(Openings):
     # -- how a round ends -------------------------------------------------------------------
 
     def blocked(self) -> bool:
-        """END-2: nobody can draw (DRAW-1, YARD-1) and no hand holds a tile carrying a playable value."""
-        return not self.can_draw() and hands_stuck(self.hands, self.playable_mask())
-
-    def foot_unfillable(self) -> bool:
-        """Variant of END-2: the pending chicken foot needs more toes than tiles are left to fill it."""
-        return foot_short(self.hands, self.yard, self.setup.reserve, self.pending_value, self.missing)
-
-    def ends_blocked(self) -> bool:
-        """Tells whether the round has nothing left to do but end with nobody out (END-2 or the variant)."""
-        return nothing_to_do(self.setup.settings, self.hands, self.yard, self.setup.reserve, self)
+        """Tells whether the round is blocked (END-2, :func:`blocked`)."""
+        return blocked(self.hands, self.yard, self.setup.reserve, self)
 
     # -- moves ------------------------------------------------------------------------------
 
@@ -430,6 +403,7 @@ class Round(Openings):
     ) -> Round:
         """Returns a round on the same board (the same nodes and openings), with the rest given."""
         after = Round()
+        after.legal_cache = after.legal_view = after.views = None
         after.setup = setup
         after.hands = hands
         after.yard = yard
@@ -441,6 +415,8 @@ class Round(Openings):
         after.size = self.size
         after.ends = self.ends
         after.ends_mask = self.ends_mask
+        after.waiting = self.waiting
+        after.waiting_mask = self.waiting_mask
         after.pending = self.pending
         after.pending_value = self.pending_value
         after.missing = self.missing
@@ -466,75 +442,27 @@ class Round(Openings):
         if history is not None and log is not None and log[3] is self.log:  # a move: one entry more
             kept.earlier = history
 
-    # Kept whole: a play's whole effect, hand, board and end, in one frame, as the pure Python
-    # engine runs it once per move (each call split off costs it about one percent).
     def _after_play(self, tile: int, onto: int) -> Round:
         player = self.current
-        hands = self.hands
-        hand = hands[player]
+        hand = self.hands[player]
         at = 0
         while hand[at] != tile:  # hand.index(tile), which mypyc would call as a Python method
             at += 1
         hand = hand[:at] + hand[at + 1 :]
-        hands = replaced(hands, player, hand)
-        # The board: _layout.place_tile, inlined (a call and its tuple cost the pure Python engine
-        # a few percent per move); tests/test_core_speedups.py proves the two place every tile alike.
-        high, low = HALVES[tile]
-        changed = list(self.ends)  # the open ends by value, as they will be
-        mask = self.ends_mask
-        pending = self.pending
-        pending_value = self.pending_value
-        missing = 0
-        if pending != NONE:
-            matched = pending_value
-            missing = self.missing - 1
-            if not missing:
-                pending = NONE
-                pending_value = NONE
-        else:
-            matched = high if onto in changed[high] else low
-            offering = changed[matched]
-            at = 0
-            while offering[at] != onto:  # offering.index(onto), likewise
-                at += 1
-            rest = offering[:at] + offering[at + 1 :]  # PLAY-2: a non-pending end takes one tile, so it closes
-            changed[matched] = rest
-            if not rest:
-                mask &= ~(1 << matched)
-        if high == low:
-            exposed = matched  # PLAY-1: a double offers its own value
-            pending, pending_value, missing = self.size, matched, FOOT_TOES  # FOOT-1: laid crosswise
-        else:
-            exposed = low if high == matched else high  # PLAY-1: the half not matched
-            changed[exposed] = changed[exposed] + (self.size,)
-            mask |= 1 << exposed
-        out = not hand  # END-1: out on the last tile, even with a foot pending
+        hands = replaced(self.hands, player, hand)
         setup = self.setup
-        # END-2, checked after every move (a play leaves the yard as it was: while it is open, the
-        # round is not blocked); the variant only when a foot has just been laid.
-        over = out or (
-            (
-                pending == self.size
-                and setup.settings.unfillable_foot_ends_round
-                and foot_short(hands, self.yard, setup.reserve, pending_value, missing)
-            )
-            or (len(self.yard) <= setup.reserve and hands_stuck(hands, 1 << pending_value if pending != NONE else mask))
-        )
         after = Round()
+        after.legal_cache = after.legal_view = after.views = None
+        exposed = after.open_after(self, tile, onto)  # the board: PLAY-1, PLAY-2, OPEN-3, FOOT-1 to FOOT-3
+        out = not hand  # END-1: out on the last tile, even with a foot pending
         after.setup = setup
         after.hands = hands
         after.yard = self.yard
         after.current = player if out else (player + 1) % len(hands)  # TURN-1
         after.drawn = NONE
-        after.over = over
+        after.over = out or nothing_to_do(setup.settings, hands, self.yard, setup.reserve, after)  # END-2, every move
         after.went_out = player if out else NONE
         after.log = (player, onto << 8 | tile, exposed, self.log)  # play(tile, onto)
-        after.size = self.size + 1
-        after.ends = tuple(changed)
-        after.ends_mask = mask
-        after.pending = pending
-        after.pending_value = pending_value
-        after.missing = missing
         if self.views is not None:
             self.pass_views_to(after)
         return after
@@ -544,21 +472,19 @@ class Round(Openings):
         tile = self.yard[0]
         hands = replaced(self.hands, player, self.hands[player] + (tile,))
         yard = self.yard[1:]
-        # DRAW-1: drawing does not end the turn. END-2, after every move (as above).
-        over = len(yard) <= self.setup.reserve and hands_stuck(hands, self.playable_mask())
+        setup = self.setup
+        over = nothing_to_do(setup.settings, hands, yard, setup.reserve, self)  # DRAW-1 keeps the turn; END-2
         log = (player, DRAW, NONE, self.log)
-        return self.moved(
-            self.setup, hands=hands, yard=yard, current=player, drawn=tile, over=over, went_out=NONE, log=log
-        )
+        return self.moved(setup, hands=hands, yard=yard, current=player, drawn=tile, over=over, went_out=NONE, log=log)
 
     def _after_pass(self) -> Round:
         player = self.current
-        # END-2, checked after every move; while the yard is open the round is not blocked.
-        over = not self.can_draw() and hands_stuck(self.hands, self.playable_mask())
+        setup = self.setup
+        over = nothing_to_do(setup.settings, self.hands, self.yard, setup.reserve, self)  # END-2, every move
         log = (player, PASS, NONE, self.log)
         current = (player + 1) % len(self.hands)  # TURN-1
         return self.moved(
-            self.setup, hands=self.hands, yard=self.yard, current=current, drawn=NONE, over=over, went_out=NONE, log=log
+            setup, hands=self.hands, yard=self.yard, current=current, drawn=NONE, over=over, went_out=NONE, log=log
         )
 
     # -- scoring ----------------------------------------------------------------------------

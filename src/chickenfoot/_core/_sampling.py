@@ -164,7 +164,7 @@ def read_history(
         player = seats[seat]
         if open_seat != seat:
             open_seat, open_time = NONE, NONE
-        mask = board.playable_mask()
+        mask = board.ends_mask
         if code == DRAW:
             player.events.append((time, mask))  # DRAW-4 (or draw_until_playable: the last draw did not fit)
             player.slot_times.append(time)

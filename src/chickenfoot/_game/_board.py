@@ -148,12 +148,12 @@ class Board(_BoardFields):
     @property
     def ends_by_value(self) -> tuple[tuple[NodeIndex, ...], ...]:
         """Gets the non-pending open ends offering each pip value, by value (each has room for one tile)."""
-        return self._layout.ends
+        return self._layout.open_ends()[0]
 
     @property
     def ends_mask(self) -> int:
         """Gets a bit per pip value that some non-pending open end offers."""
-        return self._layout.ends_mask
+        return self._layout.open_ends()[1]
 
     @property
     def pending(self) -> NodeIndex | None:
@@ -210,15 +210,12 @@ class Board(_BoardFields):
     @property
     def open_ends(self) -> tuple[NodeIndex, ...]:
         """Gets the nodes a tile may go onto now: the pending node alone, else every open end."""
-        layout = self._layout
-        if layout.pending != NONE:
-            return (layout.pending,)
-        return tuple(sorted(index for ends in layout.ends for index in ends))
+        return tuple(sorted({index for ends in self._layout.ends for index in ends}))
 
     @property
     def playable_mask(self) -> int:
         """Gets a bit per pip value a tile must carry to be playable now."""
-        return self._layout.playable_mask()
+        return self._layout.ends_mask
 
     def accepts(self, value: Pip, onto: NodeIndex) -> bool:
         """Tells whether a tile carrying ``value`` may be matched against node ``onto`` now."""

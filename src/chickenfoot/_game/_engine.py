@@ -21,7 +21,7 @@ from ._state import MOVES, GameState, RoundState, _set_game, game_of, move_code,
 
 _new = object.__new__
 
-__all__ = ["apply", "ends_blocked", "legal_moves", "new_game"]
+__all__ = ["apply", "legal_moves", "new_game"]
 
 State = TypeVar("State", GameState, RoundState)
 
@@ -61,15 +61,6 @@ def legal_moves(state: GameState | RoundState) -> tuple[Move, ...]:
     if type(state) is GameState or type(state) is RoundState:
         return state._round.public_legal(MOVES)
     raise TypeError(f"legal_moves takes a GameState or RoundState, got {type(state).__name__}")
-
-
-def ends_blocked(state: RoundState) -> bool:
-    """Tells whether the round has nothing left to do but end, with nobody going out.
-
-    END-2 (nobody can play or draw), or, under the variant, a pending foot that can no longer be
-    filled. The engine applies this after every move; readers of saved positions check with it.
-    """
-    return state._round.ends_blocked()
 
 
 # -- applying moves -------------------------------------------------------------------------
