@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -54,6 +55,15 @@ def extract(revision: str, into: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision], check=True, capture_output=True)
     with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")
+    return into
+
+
+def snapshot(into: Path) -> Path:
+    """Copies this checkout's package sources and build files into ``into``; gets the copy's root."""
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
+        into.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, into / name)
+    shutil.copytree(ROOT / "src", into / "src", ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.c"))
     return into
 
 
@@ -107,7 +117,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
         before = extract(args.before, Path(temp) / "before")
-        now = ROOT  # this checkout, as it is
+        # A copy of this checkout as it is now (edits included), so that editing it during the run
+        # cannot change what is measured.
+        now = snapshot(Path(temp) / "now")
         engines = {
             "before": (before / "src", compiled_python(before, Path(temp) / "before-venv")),
             "now": (now / "src", compiled_python(now, Path(temp) / "now-venv")),
@@ -115,16 +127,16 @@ def main() -> None:
         if not args.skip_instructions:
             print("instructions a move (callgrind, benchmarks/instructions.py):")
             for flavour in ("pure", "compiled"):
-                counts = {}
+                counts: dict[str, float] = {}
                 for name, (src, compiled) in engines.items():
                     python = Path(sys.executable) if flavour == "pure" else compiled
                     counts[name] = per_move(python, src if flavour == "pure" else None)
                 change = counts["now"] / counts["before"] - 1
-                print(
-                    f"  {flavour:<9} before {counts['before']:>10,.0f}  now {counts['now']:>10,.0f}  change {change:+.2%}"
-                )
+                old, new = counts["before"], counts["now"]
+                print(f"  {flavour:<9} before {old:>10,.0f}  now {new:>10,.0f}  change {change:+.2%}")
         if not args.skip_batch:
-            ratios, rates = [], {"before": [], "now": []}
+            ratios: list[float] = []
+            rates: dict[str, list[float]] = {"before": [], "now": []}
             python = Path(sys.executable)
             for _ in range(args.repeat):
                 pair = {name: batch_rate(python, src, args.seconds) for name, (src, _) in engines.items()}

@@ -259,7 +259,7 @@ def test_replay_steps_by_round_and_by_move(capsys: pytest.CaptureFixture[str], t
         assert f"P{seat} {record.names[seat]} went out" in out
     code, out, _ = run(capsys, "replay", str(path), "--by", "move")
     assert code == 0
-    assert f"move {len(game.moves)}, round 7: " in out
+    assert f"move {len(game.history)}, round 7: " in out
     assert "move 1, round 1: " in out
 
 
@@ -321,13 +321,13 @@ def test_play_load_resumes_a_saved_game_at_the_right_seat(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=4)
-    while game.current_player != 1 or len(game.moves) < 5:
+    while game.current_player != 1 or len(game.history) < 5:
         game = cf.apply(game, cf.bots.GreedyBot()(cf.observe(game, game.round.current_player)))
     path = save_record(game, tmp_path / "game.json", names=["greedy", "Ada", "random"], event="test")
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     code, out, err = run(capsys, "play", "--load", str(path))
     assert code == 0, err
-    assert f"resuming game.json at move {len(game.moves) + 1}, seed 4" in out
+    assert f"resuming game.json at move {len(game.history) + 1}, seed 4" in out
     hand = " ".join(f"[{tile}]" for tile in sorted(game.round.hands[1], reverse=True))
     assert hand in out  # Ada's seat: the one seat not named by a bot
     assert "this game is not saved" not in out  # nothing new to lose: one quit leaves
@@ -379,7 +379,7 @@ def test_replay_shows_the_comments_and_tags(capsys: pytest.CaptureFixture[str], 
         tmp_path / "notes.json",
         names=["Ada", "greedy", "random"],
         event="lesson",
-        comments={3: "keep the 6s for later", len(game.moves): "out!"},
+        comments={3: "keep the 6s for later", len(game.history): "out!"},
         round_comments={2: "a blocked round"},
         tags={"Annotator": "Ada"},
     )

@@ -19,8 +19,8 @@ from hypothesis import given, strategies as st
 import chickenfoot as cf
 from _games import play_randomly, random_walk
 from chickenfoot._core._codes import CODES, DRAW, PASS, PublicMoves, play
-from chickenfoot._core._deal import shuffle
-from chickenfoot._game._state import MOVES, _play_of
+from chickenfoot._core._round import shuffle
+from chickenfoot._game._moves import MOVES, _play_of
 
 
 def _slots_in_source(module: str, name: str) -> list[str]:
@@ -248,7 +248,7 @@ def test_the_codes_table_lists_the_codes_themselves() -> None:
 def test_every_round_is_built_whole(rules: cf.Rules) -> None:
     # A round's builders (round_on, a play, a draw or a pass, moved) store its fields one by one:
     # a field forgotten would be unset, which reading it raises (pure or compiled).
-    fields = [*_slots_in_source("_layout", "Openings"), *_slots_in_source("_round", "Round")]
+    fields = [*_slots_in_source("_round", "Openings"), *_slots_in_source("_round", "Round")]
     assert {"pending", "yard"} <= set(fields)
     kinds = set()
     for seed in range(3):

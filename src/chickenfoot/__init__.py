@@ -10,9 +10,6 @@
 
 from __future__ import annotations
 
-import warnings
-from typing import Any
-
 from ._core import COMPILED
 from ._game import (
     Board as Board,
@@ -118,15 +115,3 @@ __all__ = [
     "spectate",
     "to_json",
 ]
-
-_RENAMED = {"round_scores": "score_round", "winners": "decide_winners"}
-"""Deprecated names (removed in the release after 0.1) and what they are now called: the old
-names clashed with the attributes ``PlayerView.round_scores`` and ``GameState.winners``."""
-
-
-def __getattr__(name: str) -> Any:
-    if name in _RENAMED:
-        new = _RENAMED[name]
-        warnings.warn(f"chickenfoot.{name} is deprecated: call chickenfoot.{new}", DeprecationWarning, stacklevel=2)
-        return globals()[new]
-    raise AttributeError(f"module 'chickenfoot' has no attribute {name!r}")

@@ -20,7 +20,7 @@ from typing import TypeAlias
 
 import attrs
 
-from .._core import NONE, Node, Round, Searcher, code_onto, greedy_playout, round_on, shuffle
+from .._core import NONE, Node, Round, Searcher, code_onto, greedy_playout, round_on, shuffle, winners
 from .._game import (
     MOVES,
     GameState,
@@ -37,7 +37,6 @@ from .._game import (
     observe,
     score_round,
     settings_for,
-    winners_by_scores,
 )
 from ._simple import moves_to_choose, view_rng
 
@@ -353,7 +352,7 @@ def analyse(
             later = player.play_out(dealer.deal(future.getrandbits(64), round_index)).scores()
             totals = [total + score for total, score in zip(totals, later, strict=True)]
             history.append(later)
-        won = winners_by_scores(rules, totals, history)
+        won = winners(tuple(totals), tuple(history), dealer.settings.share_ties)
         if view.player in won:
             wins[searcher.first] += 1 / len(won)
 

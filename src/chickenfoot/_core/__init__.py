@@ -1,8 +1,8 @@
 """The compiled core: the rules of play as plain typed ints, compiled to C by mypyc where it can be.
 
-Tiles and moves are ints (:mod:`._codes`); the board is its openings (:mod:`._layout`); a round
-and its transitions, the one place legal moves and moves are computed, is :mod:`._round`; dealing
-one is :mod:`._deal`; the samplers behind ``determinize`` (:mod:`._sampling`, :mod:`._matching`)
+Tiles and moves are ints (:mod:`._codes`); a round from its deal to its score, with its board,
+its moves and the game it is played in, the one place the rules of play are computed, is
+:mod:`._round`; the samplers behind ``determinize`` (:mod:`._sampling`, :mod:`._matching`)
 and the bots' searches (:mod:`._search`, :mod:`._greedy`) read the same ints. These modules
 import only the standard library and each other, and everything else reads them through this
 package (docs/architecture.md).
@@ -20,7 +20,7 @@ import os
 import sys
 from pathlib import Path
 
-MODULES = ("_codes", "_layout", "_round", "_deal", "_matching", "_sampling", "_search", "_greedy")
+MODULES = ("_codes", "_round", "_matching", "_sampling", "_search", "_greedy")
 """The modules ``pip install .`` compiles, in import order (each reads only those before it)."""
 
 
@@ -55,22 +55,28 @@ from ._codes import (  # noqa: E402
     code_tile as code_tile,
     is_play as is_play,
     play as play,
-    replaced as replaced,
     tile_index as tile_index,
 )
-from ._deal import (  # noqa: E402
+from ._greedy import count_values as count_values, greedy_playout as greedy_playout, rating as rating  # noqa: E402
+from ._round import (  # noqa: E402
     Deal as Deal,
     Game as Game,
+    Layout as Layout,
+    Log as Log,
+    Placed as Placed,
+    Round as Round,
+    Settings as Settings,
     find_center as find_center,
+    nothing_to_do as nothing_to_do,
+    replaced as replaced,
     round_on as round_on,
     round_rng as round_rng,
     setup_seat as setup_seat,
     shuffle as shuffle,
+    start_layout as start_layout,
     starter_seat as starter_seat,
+    winners as winners,
 )
-from ._greedy import count_values as count_values, greedy_playout as greedy_playout, rating as rating  # noqa: E402
-from ._layout import Layout as Layout, Placed as Placed, start_layout as start_layout  # noqa: E402
-from ._round import Log as Log, Round as Round, Settings as Settings, nothing_to_do as nothing_to_do  # noqa: E402
 from ._sampling import (  # noqa: E402
     History as History,
     Slots as Slots,

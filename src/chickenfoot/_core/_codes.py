@@ -49,6 +49,9 @@ VALUES_MASK: Final[tuple[int, ...]] = tuple((1 << HIGH[t]) | (1 << LOW[t]) for t
 ALL_TILES: Final = len(HIGH)
 """How many tiles the largest set has: every tile number is below it."""
 
+IS_DOUBLE: Final[tuple[bool, ...]] = tuple(HIGH[t] == LOW[t] for t in range(ALL_TILES))
+"""Whether both halves of each tile carry the same value."""
+
 
 class Inconsistent(ValueError):
     """Raised by the samplers for a view whose history no deal and play fit; the message says why."""
@@ -59,9 +62,8 @@ def tile_index(high: int, low: int) -> int:
     return high * (high + 1) // 2 + low
 
 
-def is_double(tile: int) -> bool:
-    """Tells whether both halves of ``tile`` carry the same value."""
-    return HIGH[tile] == LOW[tile]
+DOUBLES: Final[tuple[int, ...]] = tuple(tile_index(value, value) for value in range(MAX_PIP + 1))
+"""The double of each value: ``DOUBLES[9]`` is 9-9."""
 
 
 def play(tile: int, onto: int) -> int:
@@ -87,13 +89,6 @@ def is_play(move: int) -> bool:
 def tile_text(tile: int) -> str:
     """Writes ``tile`` as in notation, ``HIGH-LOW``."""
     return f"{HIGH[tile]}-{LOW[tile]}"
-
-
-def replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
-    """Returns ``items`` with ``items[at]`` replaced by ``item``."""
-    changed = list(items)
-    changed[at] = item
-    return tuple(changed)
 
 
 class PublicMoves:

@@ -32,10 +32,8 @@ from ._codes import (
     is_play,
     tile_text,
 )
-from ._deal import round_on, shuffle
-from ._layout import Layout
 from ._matching import TileMatching
-from ._round import BOARD_ONLY, Round
+from ._round import BOARD_ONLY, Layout, Round, round_on, shuffle
 
 __all__ = [
     "History",

@@ -26,16 +26,18 @@ from ._errors import (
 )
 from ._moves import (
     DRAW as DRAW,
+    MOVES as MOVES,
     PASS as PASS,
     Draw as Draw,
     Move as Move,
     NodeIndex as NodeIndex,
     Pass as Pass,
     Play as Play,
+    move_code as move_code,
     parse_move as parse_move,
 )
 from ._outcome import Outcome as Outcome, Termination as Termination
-from ._plans import deal_for as deal_for, settings_for as settings_for, winners_by_scores as winners_by_scores
+from ._plans import deal_for as deal_for, settings_for as settings_for
 from ._rules import (
     MAX_PLAYERS as MAX_PLAYERS,
     MAX_SEED as MAX_SEED,
@@ -53,13 +55,11 @@ from ._scoring import (
     worst_total as worst_total,
 )
 from ._state import (
-    MOVES as MOVES,
     GameState as GameState,
     PlayerIndex as PlayerIndex,
     RoundResult as RoundResult,
     RoundState as RoundState,
     Turn as Turn,
-    move_code as move_code,
 )
 from ._status import Problem as Problem, problems as problems
 from ._tiles import TILE_PATTERN as TILE_PATTERN, Pip as Pip, Tile as Tile, full_set as full_set

@@ -21,17 +21,16 @@ import attrs
 
 from .._core import FOOT_TOES as _FOOT_TOES, NONE, Layout, Placed, start_layout
 from . import _display
-from ._errors import IllegalMoveError, InvalidPositionError
+from ._checks import misfit
+from ._errors import InvalidPositionError
+from ._fields import read_from_core
 from ._moves import NodeIndex
 from ._rules import MAX_ARMS
-from ._tiles import MAX_SUPPORTED_PIP, Pip, Tile, full_set
+from ._tiles import TILES, Pip, Tile
 
-__all__ = ["FOOT_TOES", "Board", "Node", "board_of", "misfit", "placed"]
+__all__ = ["FOOT_TOES", "Board", "Node", "board_of", "placed"]
 
 FOOT_TOES = _FOOT_TOES  # FOOT-1
-
-TILES = full_set(MAX_SUPPORTED_PIP)
-"""Every tile, by its index (the core's tile number)."""
 
 
 def _check_node(node: Node, attribute: attrs.Attribute[Any], exposed: Any) -> None:
@@ -72,46 +71,16 @@ def _node(placed: Placed) -> Node:
     return node
 
 
-class _BoardFields:
-    """Holds the core layout a :class:`Board` shows, and reads the board's fields from it."""
+class _ShowsLayout:
+    """Holds the core layout a :class:`Board` shows (set by its constructor, or by :func:`board_of`)."""
 
     __slots__ = ("_layout",)
 
     _layout: Layout
 
-    @property
-    def nodes(self) -> tuple[Node, ...]:
-        """Gets every placed tile; node 0 is the center, the rest in the order they were placed."""
-        layout = self._layout
-        nodes: tuple[Node, ...] | None = layout.nodes_view
-        if nodes is None:
-            nodes = layout.nodes_view = tuple([_node(placed) for placed in layout.nodes()])
-        return nodes
-
-    @property
-    def arms(self) -> int:
-        """Gets how many arms the center takes (OPEN-1): the arms it has, and those it still needs."""
-        layout = self._layout
-        placed = sum(1 for node in layout.nodes() if node.parent == 0)
-        return placed + layout.missing if layout.pending == 0 else placed
-
-    # A board's nodes and arms fix its openings, and its openings and nodes fix its arms, so
-    # comparing the core layouts (openings and nodes, as ints) is comparing the fields.
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _BoardFields)
-        return self._layout == other._layout
-
-    def __hash__(self) -> int:
-        return hash(self._layout)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Board, (self.nodes, self.arms))
-
 
 @attrs.frozen(init=False, eq=False, slots=False)
-class Board(_BoardFields):
+class Board(_ShowsLayout):
     """Holds the layout of a round: the placed tiles and the center's arms, from which the open ends follow.
 
     Build one from its nodes, in placement order, and the arm count: each node is checked as
@@ -144,6 +113,16 @@ class Board(_BoardFields):
         rules refuse, and :class:`TypeError` for anything but :class:`Node` objects and an int.
         """
         _set_layout(self, _layout_of(nodes, arms))
+
+    # A board's nodes and arms fix its openings, and its openings and nodes fix its arms, so
+    # comparing the core layouts (openings and nodes, as ints) is comparing the fields.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Board:
+            return NotImplemented
+        return self._layout == other._layout
+
+    def __hash__(self) -> int:
+        return hash(self._layout)
 
     @property
     def ends_by_value(self) -> tuple[tuple[NodeIndex, ...], ...]:
@@ -237,7 +216,7 @@ class Board(_BoardFields):
             raise TypeError(f"place takes a chickenfoot.Tile, like Tile(9, 5); got {tile!r:.40}")
         if isinstance(onto, bool) or not isinstance(onto, int):
             raise TypeError(f"a node index is an int, got {onto!r:.40}")
-        refusal = misfit(self, tile, onto)
+        refusal = misfit(self._layout, tile, onto)
         if refusal is not None:
             raise refusal
         return board_of(self._layout.place(tile.index, onto))
@@ -251,41 +230,24 @@ class Board(_BoardFields):
         return _display.svg(self)
 
 
-def misfit(board: Board, tile: Tile, onto: NodeIndex) -> IllegalMoveError | None:
-    """Gets why ``tile`` cannot go onto node ``onto`` of ``board`` (the rule it breaks), or ``None`` if it fits.
+def _nodes(board: Board) -> tuple[Node, ...]:
+    layout = board._layout
+    nodes: tuple[Node, ...] | None = layout.nodes_view
+    if nodes is None:
+        nodes = layout.nodes_view = tuple([_node(placed) for placed in layout.nodes()])
+    return nodes
 
-    >>> board = Board.start(Tile(9, 9), arms=2).place(Tile(9, 5), onto=0)
-    >>> print(misfit(board, Tile(5, 3), onto=1))
-    the center 9-9 still needs 1 arm: play a tile carrying 9 onto node 0
-    >>> board = board.place(Tile(9, 8), onto=0)
-    >>> print(misfit(board, Tile(4, 3), onto=1))
-    4-3 does not match node 1, which offers a 5
-    >>> print(misfit(board, Tile(8, 3), onto=2))
-    None
-    """
-    if not 0 <= onto < len(board):
-        return IllegalMoveError(f"there is no node {onto}: the board has nodes 0 to {len(board) - 1}", "PLAY-1")
-    pending = board.pending
-    if pending is not None and onto != pending:
-        node, missing = board.node(pending), board.missing
-        if pending == 0:
-            what = f"the center {node.tile} still needs {missing} arm{'s' * (missing > 1)}"
-        else:
-            what = f"a chicken foot on {node.tile} is pending ({missing} toe{'s' * (missing > 1)} to go)"
-        reason = f"{what}: play a tile carrying {node.exposed} onto node {pending}"
-        return IllegalMoveError(reason, "OPEN-2" if pending == 0 else "FOOT-2")
-    offered = board.node(onto).exposed
-    if not tile.mask >> offered & 1:
-        return IllegalMoveError(f"{tile} does not match node {onto}, which offers a {offered}", "PLAY-1")
-    if not board.accepts(offered, onto):
-        full = board.node(onto).tile
-        rule = "OPEN-3" if onto == 0 else "FOOT-3" if full.is_double else "PLAY-2"
-        return IllegalMoveError(f"node {onto} ({full}) takes no more tiles: play onto an open end", rule)
-    return None
 
+def _arms(board: Board) -> int:
+    layout = board._layout  # the arms placed, and those the pending center still needs
+    placed = sum(1 for node in layout.nodes() if node.parent == 0)
+    return placed + layout.missing if layout.pending == 0 else placed
+
+
+read_from_core(Board, nodes=_nodes, arms=_arms)
 
 _new = object.__new__
-_set_layout: Callable[[object, Layout], None] = vars(_BoardFields)["_layout"].__set__  # the slot's descriptor
+_set_layout: Callable[[object, Layout], None] = vars(_ShowsLayout)["_layout"].__set__  # the slot's descriptor
 
 
 def board_of(layout: Layout) -> Board:
@@ -339,7 +301,7 @@ def placed(center: Tile, placements: Sequence[tuple[Tile, int | None]], arms: in
         seen[tile] = number
         if parent is None or not 0 <= parent < number:
             raise InvalidPositionError(f"board node {number} ({tile}) must name an earlier node as its parent")
-        refusal = misfit(board, tile, parent)
+        refusal = misfit(board._layout, tile, parent)
         if refusal is not None:
             raise InvalidPositionError(f"board node {number}: {refusal} ({refusal.rule})")
         board = board_of(board._layout.place(tile.index, parent))

@@ -25,7 +25,6 @@ reproduce a game here (the chance outcomes do).
 from __future__ import annotations
 
 import random
-import warnings
 
 import attrs
 
@@ -125,16 +124,6 @@ class ChanceGame:
         """Gets the round's double, as a tile (ROUND-1); ``RoundState.double`` is its value."""
         value = self.rules.round_double(self.round_index)
         return Tile(value, value)
-
-    @property
-    def double(self) -> Tile:
-        """Gets the round's double as a tile. Deprecated: read :attr:`double_tile` (``double`` is a value elsewhere)."""
-        warnings.warn(
-            "ChanceGame.double is deprecated: read ChanceGame.double_tile (RoundState.double is the value)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.double_tile
 
     def _hand_size(self) -> int:
         return self.rules.hand_size_for(self.players)

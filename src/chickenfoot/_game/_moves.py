@@ -9,10 +9,11 @@ from typing import SupportsIndex, TypeAlias
 
 import attrs
 
+from .._core import DRAW as DRAW_CODE, PASS as PASS_CODE, PublicMoves, code_onto, code_tile, play
 from ._errors import InvalidMoveError
-from ._tiles import TILE_PATTERN, Tile
+from ._tiles import TILE_PATTERN, TILES, Tile
 
-__all__ = ["Draw", "Move", "NodeIndex", "Pass", "Play", "parse_move"]
+__all__ = ["MOVES", "Draw", "Move", "NodeIndex", "Pass", "Play", "move_code", "parse_move"]
 
 NodeIndex: TypeAlias = int
 """A node's position in :attr:`Board.nodes`: 0 is the center, then in the order placed."""
@@ -82,6 +83,21 @@ Move: TypeAlias = Play | Draw | Pass
 
 DRAW = Draw()
 PASS = Pass()
+
+
+def _play_of(code: int) -> Move:
+    return Play(TILES[code_tile(code)], code_onto(code))
+
+
+MOVES = PublicMoves(DRAW, PASS, _play_of)
+"""The public move of each core move code (made once, then shared: the engine finds a move by identity)."""
+
+
+def move_code(move: Move) -> int:
+    """Gets the core code of a public move."""
+    if type(move) is Play:
+        return play(move.tile.index, move.onto)
+    return DRAW_CODE if type(move) is Draw else PASS_CODE
 
 
 def parse_move(text: str) -> Move:

@@ -8,22 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .._core import DRAW, NONE, PASS, Log, Round, nothing_to_do, play, round_on
-from ._board import TILES, Board
+from .._core import NONE, Log, Round, nothing_to_do, round_on
+from ._board import Board
 from ._errors import InvalidPositionError
-from ._moves import Draw, Move, Pass, Play
+from ._moves import Draw, Pass, Play, move_code
 from ._plans import settings_for
 from ._rules import MAX_OPTION, MAX_PLAYERS, Rules
-from ._tiles import Tile
+from ._tiles import TILES, Tile
 
-__all__ = ["core_round", "move_code", "seat_of"]
-
-
-def move_code(move: Move) -> int:
-    """Gets the core code of a public move."""
-    if type(move) is Play:
-        return play(move.tile.index, move.onto)
-    return DRAW if type(move) is Draw else PASS
+__all__ = ["core_round", "seat_of"]
 
 
 def _tuple_of_tiles(tiles: object, what: str) -> tuple[Tile, ...]:

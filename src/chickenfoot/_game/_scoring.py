@@ -6,12 +6,13 @@ from collections.abc import Sequence
 from fractions import Fraction
 from operator import add
 
-from ._plans import winners_by_scores
+from .._core import winners
+from ._plans import settings_for
 from ._rules import Rules
 from ._state import PlayerIndex, RoundResult, RoundState
 from ._tiles import full_set
 
-__all__ = ["close_round", "decide_winners", "score_round", "win_utilities", "winners_by_scores", "worst_total"]
+__all__ = ["close_round", "decide_winners", "score_round", "win_utilities", "worst_total"]
 
 
 def score_round(state: RoundState) -> tuple[int, ...]:
@@ -56,7 +57,7 @@ def decide_winners(rules: Rules, totals: Sequence[int], results: Sequence[RoundR
     >>> decide_winners(Rules.trains(), totals=(10, 5, 5), results=())
     (1, 2)
     """
-    return winners_by_scores(rules, totals, [result.scores for result in results])
+    return winners(tuple(totals), tuple([result.scores for result in results]), settings_for(rules).share_ties)
 
 
 def worst_total(rules: Rules, rounds: int) -> int:

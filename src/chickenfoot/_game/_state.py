@@ -1,36 +1,36 @@
 """Immutable state: the round in play, the finished rounds, and the game around them.
 
 :class:`RoundState` and :class:`GameState` are attrs classes whose fields are their public
-attributes: ``attrs.evolve``, ``attrs.asdict`` and ``attrs.fields`` see what a user sees. Each
-instance holds one :class:`chickenfoot._round.Round` (a game's round reaches its
-:class:`chickenfoot._dealing.Game` through its setup) and reads its fields from it, through a
-private base class that holds the core object: the engine builds one small object per move, and
-the tuples of tiles only when asked for. The constructors check what they are given (a
-well-formed position, :class:`~chickenfoot.InvalidPositionError` otherwise); the engine, which
-only ever makes well-formed states, builds its views straight from the core (:func:`round_of`,
-:func:`game_of`).
+attributes, declared once in the class: ``attrs.evolve``, ``attrs.asdict`` and ``attrs.fields``
+see what a user sees. Each instance holds one core :class:`~chickenfoot._core.Round` (a game's
+round reaches its :class:`~chickenfoot._core.Game` through its setup) and reads its fields
+from it when asked (:func:`~._fields.read_from_core`, with the readers below each class): the
+engine builds one small object per move, and the tuples of tiles only when someone asks. The
+constructors check what they are given (a well-formed position,
+:class:`~chickenfoot.InvalidPositionError` otherwise); the engine, which only ever makes
+well-formed states, builds its views straight from the core (:func:`round_of`, :func:`game_of`).
 """
 
 from __future__ import annotations
 
-import warnings
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
 import attrs
 
-from .._core import HIGH, MAX_PIP, NONE, Game, PublicMoves, Round, code_onto, code_tile
+from .._core import HIGH, MAX_PIP, NONE, Game, Round
 from . import _display
-from ._board import TILES, Board, board_of
+from ._board import Board, board_of
 from ._errors import InvalidPositionError
-from ._moves import DRAW as DRAW_MOVE, PASS as PASS_MOVE, Move, Play
+from ._fields import read_from_core
+from ._moves import MOVES, Move
 from ._outcome import Outcome, Termination
-from ._parts import core_round, move_code as move_code, seat_of
-from ._plans import deal_for, winners_by_scores
+from ._parts import core_round, seat_of
+from ._plans import deal_for
 from ._rules import Rules, check_seed
 from ._status import Problem, problems
-from ._tiles import Tile
+from ._tiles import TILES, Tile
 
 __all__ = ["GameState", "PlayerIndex", "RoundResult", "RoundState", "Turn", "game_of", "round_of"]
 
@@ -38,26 +38,11 @@ PlayerIndex: TypeAlias = int
 """A seat, 0 to players - 1; turns go up and wrap around (TURN-1)."""
 
 Turn: TypeAlias = tuple[PlayerIndex, Move]
-"""One entry of a round's history: who moved, and the move."""
-
-
-# -- moves as the core numbers them -----------------------------------------------------------
-
-
-def _play_of(code: int) -> Move:
-    return Play(TILES[code_tile(code)], code_onto(code))
-
-
-MOVES = PublicMoves(DRAW_MOVE, PASS_MOVE, _play_of)
-"""The public move of each core move code."""
+"""One entry of a history: who moved, and the move."""
 
 
 def _tiles(indexes: tuple[int, ...]) -> tuple[Tile, ...]:
     return tuple([TILES[index] for index in indexes])
-
-
-def _tile_or_none(index: int) -> Tile | None:
-    return None if index == NONE else TILES[index]
 
 
 def termination_of(core: Round) -> Termination | None:
@@ -72,100 +57,16 @@ def termination_of(core: Round) -> Termination | None:
 # -- a round ------------------------------------------------------------------------------------
 
 
-class _RoundFields:
-    """Holds the core round a :class:`RoundState` shows, and reads the state's fields from it."""
+class _ShowsRound:
+    """Holds the core round a public state shows (set by its constructor, or by the engine)."""
 
     __slots__ = ("_round",)
 
     _round: Round
 
-    @property
-    def rules(self) -> Rules:
-        """Gets the rules in force."""
-        rules: Rules = self._round.setup.settings.public
-        return rules
-
-    @property
-    def hands(self) -> tuple[tuple[Tile, ...], ...]:
-        """Gets each player's tiles, by seat."""
-        core = self._round
-        views = core.public()
-        hands: tuple[tuple[Tile, ...], ...] | None = views.hands
-        if hands is None:
-            hands = views.hands = tuple([_tiles(hand) for hand in core.hands])
-        return hands
-
-    @property
-    def yard(self) -> tuple[Tile, ...]:
-        """Gets the face-down draw pile; ``yard[0]`` is drawn next (DRAW-1)."""
-        core = self._round
-        views = core.public()
-        yard: tuple[Tile, ...] | None = views.yard
-        if yard is None:
-            yard = views.yard = _tiles(core.yard)
-        return yard
-
-    @property
-    def board(self) -> Board:
-        """Gets the layout."""
-        views = self._round.public()
-        board: Board | None = views.board
-        if board is None:
-            board = views.board = board_of(self._round.layout())
-        return board
-
-    @property
-    def current_player(self) -> PlayerIndex:
-        """Gets the player to move; once the round is over, the player who went out, or else whose turn was next."""
-        return self._round.current
-
-    @property
-    def drawn(self) -> Tile | None:
-        """Gets the tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
-        return _tile_or_none(self._round.drawn)
-
-    @property
-    def reserve(self) -> int:
-        """Gets how many yard tiles may never be drawn this round (YARD-1)."""
-        return self._round.setup.reserve
-
-    @property
-    def history(self) -> tuple[Turn, ...]:
-        """Gets every ``(player, move)`` of the round so far, oldest first."""
-        history: tuple[Turn, ...] = self._round.history(MOVES)
-        return history
-
-    # The core compares positions (everything but the history) as ints, which is comparing the fields.
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _RoundFields)
-        return self._round == other._round
-
-    def __hash__(self) -> int:
-        return hash(self._round)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        parts = (self.rules, self.hands, self.yard, self.board, self.current_player)
-        return (_rebuild_round, (*parts, self.drawn, self.reserve, self.history))
-
-
-def _rebuild_round(
-    rules: Rules,
-    hands: tuple[tuple[Tile, ...], ...],
-    yard: tuple[Tile, ...],
-    board: Board,
-    current_player: int,
-    drawn: Tile | None,
-    reserve: int,
-    history: tuple[Turn, ...],
-) -> RoundState:
-    """Rebuilds a pickled round (pickle passes arguments by position; the constructor takes some by keyword)."""
-    return RoundState(rules, hands, yard, board, current_player, drawn=drawn, reserve=reserve, history=history)
-
 
 @attrs.frozen(init=False, eq=False, slots=False)
-class RoundState(_RoundFields):
+class RoundState(_ShowsRound):
     """Holds one round: hands, yard, layout, and whose turn it is.
 
     Build one from its parts to set up any well-formed position (a puzzle, a test of a bot):
@@ -185,7 +86,7 @@ class RoundState(_RoundFields):
     ['rules', 'hands', 'yard', 'board', 'current_player', 'drawn', 'reserve', 'history']
     """
 
-    __slots__ = ("__weakref__",)  # its round holds it weakly (shows_round): a strong link back would be a cycle
+    __slots__ = ("__weakref__",)  # its core round holds it weakly (shows_round): a strong link would be a cycle
 
     rules: Rules
     """The rules in force."""
@@ -197,11 +98,11 @@ class RoundState(_RoundFields):
     """The layout."""
     current_player: PlayerIndex
     """The player to move; once the round is over, the player who went out, or else whose turn was next."""
-    drawn: Tile | None = attrs.field(default=None, kw_only=True)
+    drawn: Tile | None
     """The tile drawn this turn, which may or must now be played (DRAW-2, DRAW-3), else ``None``."""
-    reserve: int = attrs.field(kw_only=True)
+    reserve: int
     """How many yard tiles may never be drawn this round (YARD-1); by default the rules' for the players."""
-    history: tuple[Turn, ...] = attrs.field(default=(), kw_only=True, eq=False, repr=False)
+    history: tuple[Turn, ...] = attrs.field(eq=False, repr=False)
     """Every ``(player, move)`` of the round so far, oldest first; empty when not known. Not compared."""
 
     def __init__(
@@ -265,15 +166,6 @@ class RoundState(_RoundFields):
         """Tells whether the yard holds more tiles than the reserve (DRAW-1, YARD-1)."""
         return self._round.can_draw()
 
-    @property
-    def log(self) -> Any:
-        """Gets the history as a persistent list, newest first. Deprecated: read :attr:`history`."""
-        warnings.warn("RoundState.log is deprecated: read RoundState.history", DeprecationWarning, stacklevel=2)
-        log: Any = None
-        for turn in self.history:
-            log = (turn, log)
-        return log
-
     def status(self) -> tuple[Problem, ...]:
         """Lists what makes the position one no deal and legal play could reach; empty when nothing does.
 
@@ -300,6 +192,62 @@ class RoundState(_RoundFields):
     def _repr_svg_(self) -> str:
         """Draws the layout for Jupyter (see :func:`chickenfoot.svg.render_svg`)."""
         return _display.svg(self)
+
+    # The core compares positions (everything but the history) as ints, which is comparing the fields.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not RoundState:
+            return NotImplemented
+        return self._round == other._round
+
+    def __hash__(self) -> int:
+        return hash(self._round)
+
+
+def _hands(state: RoundState) -> tuple[tuple[Tile, ...], ...]:
+    views = state._round.public()
+    hands: tuple[tuple[Tile, ...], ...] | None = views.hands
+    if hands is None:
+        hands = views.hands = tuple([_tiles(hand) for hand in state._round.hands])
+    return hands
+
+
+def _yard(state: RoundState) -> tuple[Tile, ...]:
+    views = state._round.public()
+    yard: tuple[Tile, ...] | None = views.yard
+    if yard is None:
+        yard = views.yard = _tiles(state._round.yard)
+    return yard
+
+
+def _board(state: RoundState) -> Board:
+    views = state._round.public()
+    board: Board | None = views.board
+    if board is None:
+        board = views.board = board_of(state._round.layout())
+    return board
+
+
+def _drawn(state: RoundState) -> Tile | None:
+    drawn = state._round.drawn
+    return None if drawn == NONE else TILES[drawn]
+
+
+def _history(state: RoundState) -> tuple[Turn, ...]:
+    history: tuple[Turn, ...] = state._round.history(MOVES)
+    return history
+
+
+read_from_core(
+    RoundState,
+    rules=lambda state: state._round.setup.settings.public,
+    hands=_hands,
+    yard=_yard,
+    board=_board,
+    current_player=lambda state: state._round.current,
+    drawn=_drawn,
+    reserve=lambda state: state._round.setup.reserve,
+    history=_history,
+)
 
 
 # -- a finished round -------------------------------------------------------------------------
@@ -359,78 +307,8 @@ class RoundResult:
 # -- a game -----------------------------------------------------------------------------------
 
 
-class _GameFields:
-    """Holds the core round a :class:`GameState` shows, whose setup points to its game, and reads the game's fields."""
-
-    __slots__ = ("_round",)
-
-    _round: Round
-
-    @property
-    def _game(self) -> Game:
-        game: Game | None = self._round.setup.game
-        assert game is not None  # the round of a GameState is always in a game
-        return game
-
-    @property
-    def rules(self) -> Rules:
-        """Gets the rules in force."""
-        rules: Rules = self._game.deal.settings.public
-        return rules
-
-    @property
-    def players(self) -> int:
-        """Gets the number of players."""
-        return self._game.deal.players
-
-    @property
-    def seed(self) -> int:
-        """Gets the seed every deal of the game derives from (DEAL-2)."""
-        return self._game.seed
-
-    @property
-    def round(self) -> RoundState:
-        """Gets the round in play; once the game is over, the last round's final state."""
-        shown = self._round.public().state
-        view: RoundState | None = None if shown is None else shown()
-        if view is None:
-            view = round_of(self._round)
-            shows_round(self._round, view)
-        return view
-
-    @property
-    def round_index(self) -> int:
-        """Gets the 0-based number of the round in play (ROUND-1)."""
-        return self._game.round_index
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Gets each player's score summed over the finished rounds."""
-        return self._game.totals
-
-    @property
-    def results(self) -> tuple[RoundResult, ...]:
-        """Gets the finished rounds, oldest first."""
-        results: tuple[RoundResult, ...] = self._game.results
-        return results
-
-    # Equal when both the games (as the core compares them) and the positions are: the fields.
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, _GameFields)
-        return self._game == other._game and self._round == other._round
-
-    def __hash__(self) -> int:
-        return hash((self._game, self._round))
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        parts = (self.rules, self.players, self.seed, self.round, self.round_index, self.totals)
-        return (GameState, (*parts, self.results))
-
-
 @attrs.frozen(init=False, eq=False, slots=False)
-class GameState(_GameFields):
+class GameState(_ShowsRound):
     """Holds a whole game: the round in play, the rounds played, and the running totals (GAME-1).
 
     Start one with :func:`~chickenfoot.new_game`; :func:`~chickenfoot.apply` returns the next one.
@@ -443,7 +321,7 @@ class GameState(_GameFields):
     (0, (0, 0, 0), False, True)
     """
 
-    __slots__ = ()
+    __slots__ = ()  # its core round is the round in play, whose setup points to its game
 
     rules: Rules
     """The rules in force."""
@@ -457,7 +335,7 @@ class GameState(_GameFields):
     """The 0-based number of the round in play (ROUND-1)."""
     totals: tuple[int, ...]
     """Each player's score summed over the finished rounds."""
-    results: tuple[RoundResult, ...] = ()
+    results: tuple[RoundResult, ...]
     """The finished rounds, oldest first."""
 
     def __init__(
@@ -512,22 +390,23 @@ class GameState(_GameFields):
         for number, result in enumerate(finished):
             if result.final.rules != rules or result.final.players != players:
                 raise InvalidPositionError(f"result {number} is of another game: other rules or players")
-        over = len(finished) == rules.rounds
-        winners = winners_by_scores(rules, sums, [result.scores for result in finished]) if over else ()
-        game = Game(deal, seed=seed, round_index=round_index, totals=sums, results=finished, winners=winners)
+        finals = tuple([result.final._round for result in finished])
+        scores = tuple([result.scores for result in finished])
+        game = Game(deal, seed=seed, round_index=round_index, totals=sums, finals=finals, round_scores=scores)
+        game.results_view = finished
         core = round._round.with_game(game)
         shows_round(core, round)
-        _set_game(self, core)
+        _set_round(self, core)
 
     @property
     def winners(self) -> tuple[PlayerIndex, ...]:
         """Gets the players who won, once the game is over (GAME-1, TIE-1, TIE-2); empty until then."""
-        return self._game.winners
+        return _game(self).winners
 
     @property
     def is_over(self) -> bool:
         """Tells whether every round has been played."""
-        return self._game.is_over()
+        return _game(self).is_over()
 
     @property
     def outcome(self) -> Outcome | None:
@@ -537,21 +416,30 @@ class GameState(_GameFields):
         >>> cf.new_game(cf.Rules.trains(), players=2, seed=1).outcome is None
         True
         """
-        game = self._game
+        game = _game(self)
         return Outcome(Termination.LAST_ROUND, game.winners) if game.is_over() else None
 
     @property
     def current_player(self) -> PlayerIndex | None:
         """Gets the player to move, or ``None`` once the game is over."""
-        return None if self._game.is_over() else self._round.current
+        return None if _game(self).is_over() else self._round.current
 
     @property
-    def moves(self) -> tuple[Move, ...]:
-        """Gets every move of the game so far, oldest first (enough to replay it from the seed)."""
+    def history(self) -> tuple[Turn, ...]:
+        """Gets every ``(player, move)`` of the game so far, oldest first: its moves replay it from the seed."""
         rounds = [result.final.history for result in self.results]
         if not self.is_over:
             rounds.append(self.round.history)
-        return tuple(move for turns in rounds for _, move in turns)
+        return tuple([turn for turns in rounds for turn in turns])
+
+    # Equal when both the games (as the core compares them) and the positions are: the fields.
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GameState:
+            return NotImplemented
+        return _game(self) == _game(other) and self._round == other._round
+
+    def __hash__(self) -> int:
+        return hash((_game(self), self._round))
 
     def __str__(self) -> str:
         """Writes the state as text: whose turn, the layout as a tree, the hands and the yard."""
@@ -562,11 +450,55 @@ class GameState(_GameFields):
         return _display.svg(self)
 
 
+def _game(state: GameState) -> Game:
+    game = state._round.setup.game
+    assert game is not None  # the round of a GameState is always in a game
+    return game
+
+
+def _round(state: GameState) -> RoundState:
+    core = state._round
+    shown = core.public().state
+    view: RoundState | None = None if shown is None else shown()
+    if view is None:
+        view = round_of(core)
+        shows_round(core, view)
+    return view
+
+
+def _results(state: GameState) -> tuple[RoundResult, ...]:
+    game = _game(state)
+    results: tuple[RoundResult, ...] | None = game.results_view
+    if results is None:
+        results = game.results_view = tuple([_result_of(final) for final in game.finals])
+    return results
+
+
+def _result_of(final: Round) -> RoundResult:
+    """Gets the public result of the core round ``final``, which is over."""
+    return RoundResult(HIGH[final.setup.base.node(0).tile], final.scores(), _went_out(final), round_of(final))
+
+
+def _went_out(core: Round) -> PlayerIndex | None:
+    return None if core.went_out == NONE else core.went_out
+
+
+read_from_core(
+    GameState,
+    rules=lambda state: _game(state).deal.settings.public,
+    players=lambda state: _game(state).deal.players,
+    seed=lambda state: _game(state).seed,
+    round=_round,
+    round_index=lambda state: _game(state).round_index,
+    totals=lambda state: _game(state).totals,
+    results=_results,
+)
+
+
 # -- the engine's views: a core round shown as it is, without the constructors' checks -------
 
 _new = object.__new__
-_set_round: Callable[[object, Round], None] = vars(_RoundFields)["_round"].__set__  # the slot's descriptor
-_set_game: Callable[[object, Round], None] = vars(_GameFields)["_round"].__set__
+_set_round: Callable[[object, Round], None] = vars(_ShowsRound)["_round"].__set__  # the slot's descriptor
 
 
 def shows_round(core: Round, state: RoundState) -> None:
@@ -589,5 +521,5 @@ def round_of(core: Round) -> RoundState:
 def game_of(core: Round) -> GameState:
     """Gets the public state showing the core round ``core``, which is played in a game."""
     state: GameState = _new(GameState)
-    _set_game(state, core)
+    _set_round(state, core)
     return state

@@ -166,3 +166,7 @@ def full_set(max_pip: Pip = 9) -> tuple[Tile, ...]:
         tiles = tuple(Tile(high, low) for high in range(max_pip + 1) for low in range(high + 1))
         _SETS[max_pip] = tiles
     return tiles
+
+
+TILES = full_set(MAX_SUPPORTED_PIP)
+"""Every tile of the largest set, by its index (the core's tile number)."""

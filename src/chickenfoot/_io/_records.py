@@ -278,7 +278,7 @@ class GameRecord:
             rules=game.rules,
             players=game.players,
             seed=game.seed,
-            moves=game.moves,
+            moves=tuple([move for _, move in game.history]),
             names=tuple(names),
             event=event,
             date=date,

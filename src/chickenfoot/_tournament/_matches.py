@@ -119,7 +119,7 @@ def play_game(
         totals=game.totals,
         winners=game.winners,
         reports=reports if any(report != BotReport() for report in reports) else (),
-        moves=game.moves if keep_moves else (),
+        moves=tuple([move for _, move in game.history]) if keep_moves else (),
     )
 
 

@@ -94,7 +94,7 @@ class _Session:
 
     def snapshot(self) -> tuple[int, tuple[tuple[int, str], ...]]:
         """Gets what a save would write that can change: the moves made and the comments."""
-        return len(self.game.moves), tuple(self.comments.items())
+        return len(self.game.history), tuple(self.comments.items())
 
     @property
     def width(self) -> int:
@@ -149,7 +149,7 @@ class _Session:
     def announce(self, player: int, move: Move) -> None:
         """Says the move just played, numbered as in the game record."""
         who = "you" if player == self.seat else f"P{player} {self.names[player]}"
-        self.say(f"move {len(self.game.moves) + 1}: {who} {describe_move(move, you=player == self.seat)}")
+        self.say(f"move {len(self.game.history) + 1}: {who} {describe_move(move, you=player == self.seat)}")
 
     def apply(self, move: Move) -> None:
         before = len(self.game.results)
@@ -190,7 +190,7 @@ class _Session:
         return "again"
 
     def command_comment(self, argument: str) -> Outcome:
-        number = len(self.game.moves)
+        number = len(self.game.history)
         if not number:
             self.say("there is no move to comment on yet: comment after the first move", style="yellow")
         elif not argument:
@@ -228,7 +228,7 @@ class _Session:
             self.say(f"could not save to {target}: {error.strerror or error}", style="red")
             return
         self.saved = self.snapshot()
-        self.say(f"saved the game record to {path} ({plural(len(self.game.moves), 'move')})", style="green")
+        self.say(f"saved the game record to {path} ({plural(len(self.game.history), 'move')})", style="green")
 
     def choose(self, line: str) -> Move | None:
         """Reads a move from ``line``, or explains why it is not one and returns ``None``."""
