@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from ._bots import (
     FAULT_KINDS as FAULT_KINDS,
+    KINDS as KINDS,
     PROTOCOL_VERSION as PROTOCOL_VERSION,
     Analysis as Analysis,
     Bot as Bot,
     BotFault as BotFault,
+    BotKind as BotKind,
     BotReport as BotReport,
     BotSpec as BotSpec,
     FaultKind as FaultKind,
@@ -34,6 +36,7 @@ from ._bots import (
     check_spec as check_spec,
     greedy_score as greedy_score,
     handshake_problem as handshake_problem,
+    kinds_help as kinds_help,
     make_bot as make_bot,
     play_out as play_out,
     view_message as view_message,
@@ -42,9 +45,11 @@ from ._game import BotError as BotError
 
 __all__ = [
     "FAULT_KINDS",
+    "KINDS",
     "PROTOCOL_VERSION",
     "Analysis",
     "Bot",
+    "BotKind",
     "BotError",
     "BotFault",
     "BotReport",
@@ -67,6 +72,7 @@ __all__ = [
     "check_spec",
     "greedy_score",
     "handshake_problem",
+    "kinds_help",
     "make_bot",
     "play_out",
     "view_message",
@@ -76,6 +82,7 @@ __all__ = [
 for _public in (
     Analysis,
     Bot,
+    BotKind,
     BotFault,
     BotReport,
     BotSpec,
@@ -96,6 +103,7 @@ for _public in (
     check_spec,
     greedy_score,
     handshake_problem,
+    kinds_help,
     make_bot,
     play_out,
     view_message,

@@ -25,7 +25,15 @@ from ._process import (
     handshake_problem as handshake_problem,
     view_message as view_message,
 )
-from ._registry import BotSpec as BotSpec, bot_name as bot_name, check_spec as check_spec, make_bot as make_bot
+from ._registry import (
+    KINDS as KINDS,
+    BotKind as BotKind,
+    BotSpec as BotSpec,
+    bot_name as bot_name,
+    check_spec as check_spec,
+    kinds_help as kinds_help,
+    make_bot as make_bot,
+)
 from ._searches import (
     Analysis as Analysis,
     MoveAnalysis as MoveAnalysis,

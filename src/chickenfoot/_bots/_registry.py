@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import shlex
+from collections.abc import Callable
 from typing import NamedTuple
 
 from .._game import BotSpecError
@@ -16,15 +17,7 @@ from ._process import ProcessBot
 from ._searches import ROLLOUTS, SIMULATIONS, OmniscientBot, RolloutBot, SamplerBot, SearchBot
 from ._simple import Bot, GreedyBot, HeaviestBot, RandomBot
 
-__all__ = ["BotSpec", "bot_name", "check_spec", "make_bot"]
-
-
-_KINDS = ("random", "heaviest", "greedy", "search", "sampler", "rollout", "omniscient", "cmd")
-_SEARCHERS = ("search", "sampler", "rollout", "omniscient")
-_ALLOWED = (
-    "use one of random, heaviest, greedy, search, sampler, rollout, omniscient (each of the last four with an "
-    "optional budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND"
-)
+__all__ = ["KINDS", "BotKind", "BotSpec", "bot_name", "check_spec", "kinds_help", "make_bot"]
 
 
 class BotSpec(NamedTuple):
@@ -36,6 +29,91 @@ class BotSpec(NamedTuple):
     """Simulations a move (``search:200``), if given."""
     seconds: float | None = None
     """CPU seconds a move (``search:50ms`` is 0.05), if given."""
+
+
+class BotKind(NamedTuple):
+    """One kind of bot that a name can ask for: the registry's entry that every front end reads."""
+
+    name: str
+    """The name's first word: ``greedy``, ``search``, ``cmd`` ..."""
+    budget: str | None
+    """What a budget counts (``search:200`` is 200 of them a move), or None if the kind takes none."""
+    fair: bool
+    """Whether it sees only its own view (the ``omniscient`` bot sees every hand)."""
+    quick: bool
+    """Whether it answers at once (no search), so a server may run it on the players' path."""
+    summary: str
+    """What it is, in a few words, for help texts."""
+    build: Callable[[str, BotSpec, int], Bot]
+    """Makes the bot from its name as written, the name read, and a seed."""
+
+
+KINDS = (
+    BotKind("random", None, True, True, "a uniformly random legal move", lambda _, spec, seed: RandomBot(seed=seed)),
+    BotKind("heaviest", None, True, True, "the heaviest playable tile", lambda _, spec, seed: HeaviestBot()),
+    BotKind("greedy", None, True, True, "the move GreedyBot's rating prefers", lambda _, spec, seed: GreedyBot()),
+    BotKind(
+        "search",
+        "simulations",
+        True,
+        False,
+        "Monte Carlo tree search over sampled hands",
+        lambda _, spec, seed: SearchBot(spec.simulations or 100, seconds=spec.seconds, seed=seed),
+    ),
+    BotKind(
+        "sampler",
+        "simulations",
+        True,
+        False,
+        "the tree search over worlds sampled as the view allows",
+        lambda _, spec, seed: SamplerBot(spec.simulations or SIMULATIONS, seconds=spec.seconds, seed=seed),
+    ),
+    BotKind(
+        "rollout",
+        "rollouts",
+        True,
+        False,
+        "greedy playouts from each move over sampled worlds",
+        lambda _, spec, seed: RolloutBot(spec.simulations or ROLLOUTS, seconds=spec.seconds, seed=seed),
+    ),
+    BotKind(
+        "omniscient",
+        "simulations",
+        False,
+        False,
+        "the tree search seeing every hand (a yardstick, not a rival)",
+        lambda _, spec, seed: OmniscientBot(spec.simulations or SIMULATIONS, seconds=spec.seconds, seed=seed),
+    ),
+    BotKind(
+        "cmd",
+        None,
+        True,
+        False,
+        "a program speaking the bot protocol",
+        lambda text, spec, seed: ProcessBot(_command(text)),
+    ),
+)
+"""Every kind of bot a name can ask for, in the order help texts list them."""
+
+_KINDS = {kind.name: kind for kind in KINDS}
+
+
+def kinds_help(*, fair_only: bool = False) -> str:
+    """Lists the bot names a user may write, for help texts and errors: every kind, with its budget.
+
+    >>> kinds_help(fair_only=True)
+    'random, heaviest, greedy, search[:N|:Nms], sampler[:N|:Nms], rollout[:N|:Nms], cmd:COMMAND \
+(N simulations, for rollout rollouts, or N ms of CPU time a move)'
+    """
+    names = [
+        "cmd:COMMAND" if kind.name == "cmd" else kind.name + ("[:N|:Nms]" if kind.budget else "")
+        for kind in KINDS
+        if kind.fair or not fair_only
+    ]
+    return ", ".join(names) + " (N simulations, for rollout rollouts, or N ms of CPU time a move)"
+
+
+_ALLOWED = f"use one of {kinds_help()}"
 
 
 def check_spec(spec: str) -> BotSpec:
@@ -55,11 +133,13 @@ def check_spec(spec: str) -> BotSpec:
         return BotSpec(kind)
     if not colon:
         return BotSpec(kind)
-    if kind not in _SEARCHERS:
-        raise BotSpecError(f"bad bot {spec!r}: only search, sampler, rollout and omniscient take a budget")
+    if _KINDS[kind].budget is None:
+        *others, last = (other.name for other in KINDS if other.budget)
+        takers = f"{', '.join(others)} and {last}"
+        raise BotSpecError(f"bad bot {spec!r}: only {takers} take a budget")
     digits = arg[:-2] if arg.lower().endswith("ms") else arg
     if not digits.isascii() or not digits.isdigit() or int(digits) < 1 or len(digits) > 9:
-        unit = "rollouts" if kind == "rollout" else "simulations"
+        unit = _KINDS[kind].budget
         raise BotSpecError(
             f"bad bot {spec!r}: write the budget as {kind}:N (N {unit} a move) or {kind}:Nms "
             "(N milliseconds of CPU time a move), N a whole number from 1"
@@ -100,25 +180,12 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     >>> make_bot("chess")
     Traceback (most recent call last):
     ...
-    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, heaviest, greedy, search, sampler, rollout, \
-omniscient (each of the last four with an optional budget, :N simulations or :Nms of CPU time a move), or cmd:COMMAND
+    chickenfoot.BotSpecError: unknown bot 'chess': use one of random, heaviest, greedy, search[:N|:Nms], \
+sampler[:N|:Nms], rollout[:N|:Nms], omniscient[:N|:Nms], cmd:COMMAND (N simulations, for rollout rollouts, \
+or N ms of CPU time a move)
     """
-    kind, simulations, seconds = check_spec(spec)
-    if kind == "random":
-        return RandomBot(seed=seed)
-    if kind == "heaviest":
-        return HeaviestBot()
-    if kind == "greedy":
-        return GreedyBot()
-    if kind == "cmd":
-        return ProcessBot(_command(spec))
-    if kind == "search":
-        return SearchBot(simulations or 100, seconds=seconds, seed=seed)
-    if kind == "sampler":
-        return SamplerBot(simulations or SIMULATIONS, seconds=seconds, seed=seed)
-    if kind == "rollout":
-        return RolloutBot(simulations or ROLLOUTS, seconds=seconds, seed=seed)
-    return OmniscientBot(simulations or SIMULATIONS, seconds=seconds, seed=seed)
+    read = check_spec(spec)
+    return _KINDS[read.kind].build(spec, read, seed)
 
 
 def bot_name(bot: str | Bot) -> str:

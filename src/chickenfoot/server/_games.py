@@ -20,7 +20,7 @@ import secrets
 from collections.abc import Mapping, Sequence
 
 import chickenfoot as cf
-from chickenfoot.bots import ProcessBot, check_spec
+from chickenfoot.bots import KINDS, ProcessBot, check_spec
 
 from ._limits import Limits, RateLimit
 from ._protocol import (
@@ -46,7 +46,7 @@ __all__ = ["GameServer", "NewGame", "Refusal", "Session", "Table"]
 
 log = logging.getLogger("chickenfoot.server")
 
-_INLINE_BOTS = ("random", "heaviest", "greedy")  # fast enough to answer in the event loop; others run in bot threads
+_INLINE_BOTS = tuple(kind.name for kind in KINDS if kind.quick)  # answer in the event loop; others in bot threads
 CLOSE_SECONDS = 5.0
 """How long a closing connection's last frames may take to send before they are dropped."""
 _RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)  # a bot's move that could not be stored is tried again after these
@@ -75,7 +75,7 @@ class GameServer:
         self.store = store
         self.programs = dict(programs or {})
         for name in self.programs:
-            if name == HUMAN or name.partition(":")[0].lower() in (*SEATED_BOTS, "omniscient", "cmd"):
+            if name == HUMAN or name.partition(":")[0].lower() in {kind.name for kind in KINDS}:
                 raise ValueError(f"a program bot's name must not be {HUMAN!r} or a built-in bot's, got {name!r}")
         self.program_seconds = program_seconds
         self.bot_delay = bot_delay

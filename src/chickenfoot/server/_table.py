@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 import chickenfoot as cf
-from chickenfoot.bots import Bot, ProcessBot, make_bot
+from chickenfoot.bots import KINDS, Bot, ProcessBot, make_bot
 from chickenfoot.svg import render_svg
 
 from ._protocol import seat_view
@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 __all__ = ["HUMAN", "SEATED_BOTS", "CloseConnection", "NewGame", "Refusal", "SendFrame", "Table"]
 
 HUMAN = "human"
-SEATED_BOTS = ("random", "heaviest", "greedy", "search", "sampler", "rollout")
-"""The built-in bots a client may seat (``omniscient`` sees every hand, and is for measuring only)."""
+SEATED_BOTS = tuple(kind.name for kind in KINDS if kind.fair and kind.name != "cmd")
+"""The built-in bots a client may seat: the fair ones (``omniscient`` sees every hand, and is for measuring
+only; a ``cmd:`` program is the operator's to configure)."""
 
 
 class Refusal(Exception):
