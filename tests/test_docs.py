@@ -148,8 +148,9 @@ def _repo(tmp_path: Path, src: str, tests: dict[str, str]) -> Path:
     (tmp_path / "docs" / "SPEC.md").write_text(SPEC)
     package = tmp_path / "src" / "chickenfoot"
     package.mkdir(parents=True)
-    (package / "_engine.py").write_text(src)
-    (package / "_rules.py").write_text(
+    (package / "_game").mkdir()
+    (package / "_game" / "_engine.py").write_text(src)
+    (package / "_game" / "_rules.py").write_text(
         'class Rules:\n    deal: str = "trains"\n    """ZAG-A*: how hands are dealt."""\n'
         '    tie_break: str = "share"\n    """ZUG-1: ties."""\n'
     )
@@ -193,7 +194,7 @@ def test_rulemap_finds_code_tests_and_options(tmp_path: Path) -> None:
     assert [ref.node_id for ref in result.tests["ZAG-2"]] == ["tests/test_b.py::TestDeals::test_pure"]
     assert [ref.node_id for ref in result.tests["ZUG-1"]] == ["tests/test_b.py::TestDeals::test_pure"]
     assert result.options == {"ZIG-2": [], "ZAG-A2": ["deal"], "ZAG-2": [], "ZUG-1": ["tie_break"]}
-    assert [loc.path for loc in result.code["ZUG-1"]] == ["src/chickenfoot/_rules.py"]  # an option's docstring
+    assert [loc.path for loc in result.code["ZUG-1"]] == ["src/chickenfoot/_game/_rules.py"]  # an option's docstring
     assert result.problems() == ["ZAG-2: no code names it"]
 
 

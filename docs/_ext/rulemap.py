@@ -217,7 +217,7 @@ def build(repo: Path, spec: Path | None = None) -> RuleMap:
     result = RuleMap(rules)
     result.code = find_code(rules, src, repo)
     result.tests = find_tests(rules, tests, repo)
-    result.options = find_options(rules, src / "_rules.py")
+    result.options = find_options(rules, src / "_game" / "_rules.py")
     result.files = [spec, *_python_files(src), *(_python_files(tests) if tests.is_dir() else [])]
     return result
 
