@@ -209,3 +209,51 @@ def test_rulemap_refuses_a_spec_without_rules(tmp_path: Path) -> None:
     spec.write_text("# spec\n\n## Rules (IDs)\n\nnothing here\n")
     with pytest.raises(ValueError, match="has no rule lines"):
         rulemap.read_rules(spec)
+
+
+REFERENCE = """def deal(players):
+    \"\"\"Deals (ZAG-2).\"\"\"
+    # ZAG-2: deals are pure,
+    # whatever the seed.
+    hands = [[] for _ in range(players)]
+    if players > 2:
+        # ZIG-2: a foot waits.
+        return hands
+    for hand in hands:
+        hand.append(1)  # ZUG-1: ties.
+        hand.append(2)
+
+    # ZAG-A2: the rest.
+    return hands
+
+
+def score():
+    # ZUG-1: shared.
+    return 0
+"""
+
+
+def test_rulemap_reads_the_references_commented_blocks(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "", {})
+    (repo / "src" / "chickenfoot" / "reference.py").write_text(REFERENCE)
+    blocks = rulemap.build(repo).reference
+    # A comment on its own line opens a block with the comment's other lines and the code under it,
+    # up to the next comment on its own line (cut code ends in "..."), and starts with its header.
+    cut = ["# ZAG-2: deals are pure,", "# whatever the seed.", "hands = [[] for _ in range(players)]"]
+    assert [(block.location.line, block.text) for block in blocks["ZAG-2"]] == [
+        (3, "\n".join([*cut, "if players > 2:", "    ..."]))
+    ]
+    assert [block.text for block in blocks["ZIG-2"]] == [
+        "if players > 2:\n    # ZIG-2: a foot waits.\n    return hands"
+    ]
+    # A comment after code: that line and what is indented under it. Two blank lines end a block.
+    assert [block.text for block in blocks["ZUG-1"]] == [
+        "hand.append(1)  # ZUG-1: ties.",
+        "def score():\n    # ZUG-1: shared.\n    return 0",
+    ]
+    assert [block.text for block in blocks["ZAG-A2"]] == ["# ZAG-A2: the rest.\nreturn hands"]
+
+
+def test_every_rule_opens_with_a_block_of_the_reference() -> None:
+    result = rulemap.build(REPO)
+    assert [rule.id for rule in result.rules if not result.reference[rule.id]] == []
