@@ -119,6 +119,24 @@ def test_every_public_name_is_on_the_api_page() -> None:
     assert int(version[1]) == chickenfoot.FORMAT_VERSION
 
 
+# -- the architecture page -------------------------------------------------------------------
+
+
+def test_the_architecture_page_lists_every_public_module_and_the_top_levels_limit() -> None:
+    section = (DOCS / "architecture.md").read_text(encoding="utf-8").split("## Public modules", 1)[1]
+    package = REPO / "src" / "chickenfoot"
+    public = {f"chickenfoot.{path.stem}" for path in package.glob("*.py") if not path.stem.startswith("_")}
+    public |= {f"chickenfoot.{path.parent.name}" for path in package.glob("[!_]*/__init__.py")}
+    public |= {"chickenfoot", "chickenfoot.batch.env"}
+    listed = set(re.findall(r"`(chickenfoot(?:\.\w+)*)`", section))
+    assert sorted(public - listed) == [], "add these modules to the architecture page's table of public modules"
+    limit = re.search(
+        r"^TOP_LEVEL_LIMIT = (\d+)", (REPO / "tests" / "test_exports.py").read_text(encoding="utf-8"), re.M
+    )
+    assert limit is not None
+    assert f"at most {limit[1]} names" in section, f"the page must state the top level's limit, {limit[1]} names"
+
+
 # -- the rules map ---------------------------------------------------------------------------
 
 SPEC = """# spec
