@@ -11,8 +11,8 @@ What it adds, and why:
   from the import contract in pyproject.toml (:mod:`layers`).
 * the ``{srcline}`` role: ``{srcline}`text <path:line>``` links to such a line.
 * the ``{optional-toctree}`` directive: a toctree that leaves out entries whose page does not
-  exist (the interop and performance pages are written on other branches), and with ``:others:``
-  lists every top-level page not placed anywhere else, so a new page never breaks the build.
+  exist (a page can be added on one branch and listed on another), and with ``:others:`` lists
+  every top-level page not placed anywhere else, so a new page never breaks the build.
 * ``missing-reference``: type hints name private modules (``chickenfoot._game._tiles.Tile``); they
   resolve to the public name (``chickenfoot.Tile``) when it is exported.
 * the ``board-picture`` directive: runs a snippet and draws the position it reaches (SVG once
@@ -47,13 +47,6 @@ logger = logging.getLogger(__name__)
 
 GENERATED = "_generated"
 CODE_DIR = f"{GENERATED}/code"
-OPTIONAL_STUBS = {
-    "performance": (
-        "# Performance\n\n"
-        "The benchmark figures, the machine they came from and the command that reproduces them will\n"
-        "appear here once the benchmark suite lands (`docs/performance.md`).\n"
-    ),
-}
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -245,12 +238,6 @@ def generate(app: Sphinx, config: Any) -> None:
     paths += sorted({ref.location.path for refs in result.tests.values() for ref in refs})
     for path in dict.fromkeys(paths):
         _write_if_changed(srcdir / f"{_code_doc(path)}.md", _source_page(repo, path))
-    for name, stub in OPTIONAL_STUBS.items():
-        target = generated / f"{name}.md"
-        if (srcdir / f"{name}.md").exists():
-            target.unlink(missing_ok=True)
-        else:
-            _write_if_changed(target, stub)
 
 
 # -- roles and directives -------------------------------------------------------------------
