@@ -116,7 +116,7 @@ def _options_text(options: list[str]) -> str:
 
 def _inline_code(text: str, limit: int = 110) -> str:
     """Formats one source line as inline code, shortened, whatever backticks it holds."""
-    text = text.strip()
+    text = re.sub(" {3,}", "  ", text.strip())  # a table's alignment is noise in one line
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     ticks = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
@@ -269,6 +269,13 @@ def srcline_role(
 
 
 _TOCTREE = re.compile(r"^```\{optional-toctree\}\n(.*?)^```", re.MULTILINE | re.DOTALL)
+_TITLED = re.compile(r"^.*<(.+)>$")  # an entry with its own title: "The specification <SPEC>"
+
+
+def _entry(line: str) -> str:
+    """Gets the page a toctree entry names, with or without a title of its own."""
+    titled = _TITLED.match(line.strip())
+    return titled[1] if titled else line.strip()
 
 
 def _pages_in_toctrees(srcdir: Path) -> set[str]:
@@ -276,7 +283,7 @@ def _pages_in_toctrees(srcdir: Path) -> set[str]:
     placed: set[str] = set()
     for page in srcdir.glob("*.md"):
         for block in _TOCTREE.findall(page.read_text(encoding="utf-8")):
-            placed.update(line.strip() for line in block.splitlines() if line.strip() and not line.startswith(":"))
+            placed.update(_entry(line) for line in block.splitlines() if line.strip() and not line.startswith(":"))
     return placed
 
 
@@ -287,7 +294,7 @@ class OptionalTocTree(TocTree):
 
     def run(self) -> list[nodes.Node]:
         env = self.state.document.settings.env
-        kept = [line for line in self.content if not line.strip() or line.strip() in env.found_docs]
+        kept = [line for line in self.content if not line.strip() or _entry(line) in env.found_docs]
         if "others" in self.options:
             placed = _pages_in_toctrees(Path(env.srcdir)) | {env.docname}
             kept += sorted(
