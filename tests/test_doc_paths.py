@@ -9,8 +9,8 @@ A page names source files in four ways, and each is checked against the checkout
 * a bare file name (``_round.py``, ``flavours.py``), which some file of the checkout must have;
 * a dotted module name (``chickenfoot._core._round``), whose modules must exist as far as the name
   goes into private ones (what follows a module is one of its names);
-* a short dotted name from a private module (``_chance.apply_chance``), whose module must exist
-  somewhere in the package.
+* a short dotted name from a private module in a code span (```_chance.apply_chance```), whose
+  module must exist somewhere in the package.
 
 History has its own page, the changelog, which this does not read.
 """
@@ -33,7 +33,8 @@ PAGES = sorted(
 URL = re.compile(r"\w+://\S+")
 PATH = re.compile(r"(?<![\w/.:~-])((?:\.{0,2}[\w*.-]*/)+[\w*.-]*)")
 BARE = re.compile(r"(?<![\w/.-])([\w-]+\.py)\b")
-DOTTED = re.compile(r"(?<![\w./-])((?:chickenfoot|_[a-z]\w*)(?:\.\w+)+)")
+DOTTED = re.compile(r"(?<![\w./-])((?:chickenfoot|(?<=`)_[a-z]\w*)(?:\.\w+)+)")  # `_x.y` in code spans only
+EXTENSIONS = {"py", "js", "css", "json", "md", "toml", "txt", "sh", "svg", "png", "html"}
 ROOTS = {"src", "tests", "docs", "benchmarks", "examples", "scripts", ".ci", ".github"}
 FOLDERS = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
 
@@ -98,8 +99,8 @@ def missing_names(text: str) -> list[str]:
     missing += [name for name in BARE.findall(text) if name not in NAMES]
     for name in DOTTED.findall(text):
         first, *rest = name.split(".")
-        if rest and rest[-1] == "py":
-            continue  # a bare file name, checked above
+        if rest[-1] in EXTENSIONS:
+            continue  # a file name (a bare .py one is checked above)
         if first == "chickenfoot":
             found = _module(rest, PACKAGE)
         else:
