@@ -32,7 +32,7 @@ from .. import supervisor
 from .._bots import bot_name, check_spec
 from .._core import shuffle
 from .._game import BotSpecError, Rules
-from ._ladder_rating import _analysis, _interval, _resample
+from ._ladder_rating import LadderGame, Unit, _analysis, _interval, _resample
 from ._matches import (
     Backend,
     Entrant,
@@ -46,13 +46,10 @@ from ._matches import (
     play_task,
 )
 
-__all__ = ["Comparison", "LadderGame", "LadderResult", "Rating", "Seating", "Unit", "cheats", "ladder"]
+__all__ = ["Comparison", "LadderResult", "Rating", "Seating", "cheats", "run_ladder"]
 
 Seating: TypeAlias = Literal["rotations", "permutations"]
 """How a deal is replayed: every rotation of its table's seats, or every permutation."""
-
-Unit: TypeAlias = Literal["round", "game"]
-"""What one pairwise result is: a round (lower round score wins) or a game (lower total wins)."""
 
 _FORMAT = 1  # the log's format version
 _SAMPLES = 1000  # bootstrap samples
@@ -68,30 +65,6 @@ def cheats(entry: Entrant) -> bool:
     if isinstance(entry, str):
         return check_spec(entry)[0] == "omniscient"
     return getattr(entry, "cheats", False) is True
-
-
-@attrs.frozen
-class LadderGame:
-    """Records one game of a ladder: a deal played with one seating.
-
-    >>> from chickenfoot import Rules
-    >>> result = ladder(["greedy", "random"], deals=1, rules=Rules.trains(max_pip=6), workers=1)
-    >>> [(game.deal, game.seating) for game in result.games]
-    [(0, (0, 1)), (0, (1, 0))]
-    """
-
-    deal: int
-    """The deal's number, from 0."""
-    seating: tuple[int, ...]
-    """For each seat, the index in :attr:`LadderResult.bots` of the bot sitting there."""
-    round_scores: tuple[tuple[int, ...], ...]
-    """Each round's scores, by seat."""
-    totals: tuple[int, ...]
-    """The final totals, by seat."""
-    winners: tuple[int, ...]
-    """The winning seats."""
-    faults: tuple[int, ...] = ()
-    """The moves each seat forfeited (a program bot that failed), by seat; empty if none."""
 
 
 @attrs.frozen
@@ -159,7 +132,7 @@ class LadderResult:
     """Holds every game of a ladder, and rates the bots from them.
 
     >>> from chickenfoot import Rules
-    >>> result = ladder(["greedy", "random"], deals=4, rules=Rules.trains(max_pip=6), seed=1, workers=1)
+    >>> result = run_ladder(["greedy", "random"], deals=4, rules=Rules.trains(max_pip=6), seed=1, workers=1)
     >>> [rating.bot for rating in result.ratings()], result.ratings()[1].rating
     (['greedy', 'random'], 0.0)
     """
@@ -191,7 +164,7 @@ class LadderResult:
 
         A cheating bot is rated with the rest, and marked (:attr:`Rating.cheats`).
         """
-        analysis = _analysis(self, unit, self._anchor(anchor, unit), samples)
+        analysis = _analysis(len(self.bots), self.games, self.seed, unit, self._anchor(anchor, unit), samples)
         rows = []
         for bot, name in enumerate(self.bots):
             low, high = _interval([sample[bot] for sample in analysis.samples])
@@ -219,7 +192,7 @@ class LadderResult:
     ) -> Comparison:
         """Compares bot ``first`` with bot ``second`` (names as in :attr:`bots`)."""
         a, b = self._index(first), self._index(second)
-        analysis = _analysis(self, unit, self._anchor(anchor, unit), samples)
+        analysis = _analysis(len(self.bots), self.games, self.seed, unit, self._anchor(anchor, unit), samples)
         low, high = _interval([sample[a] - sample[b] for sample in analysis.samples])
         shared = [deal for deal in analysis.deals if a in deal.seated and b in deal.seated]
         differences = [deal.difference(a, b) for deal in shared]
@@ -253,7 +226,7 @@ class LadderResult:
         if name is not None:
             return self._index(name)
         # The weakest: every other rating then reads as a gain over it.
-        ratings = _analysis(self, unit, 0, 0).ratings
+        ratings = _analysis(len(self.bots), self.games, self.seed, unit, 0, 0).ratings
         return min(range(len(self.bots)), key=lambda bot: ratings[bot] if math.isfinite(ratings[bot]) else math.inf)
 
 
@@ -289,7 +262,7 @@ def _schedule(
 # -- playing ---------------------------------------------------------------------------------
 
 
-def ladder(
+def run_ladder(
     bots: Sequence[Entrant],
     deals: int,
     *,
@@ -316,7 +289,7 @@ def ladder(
     budget is a number of simulations (a time budget depends on the machine).
 
     >>> from chickenfoot import Rules
-    >>> result = ladder(["greedy", "heaviest", "random"], deals=3, rules=Rules.trains(max_pip=6), workers=1)
+    >>> result = run_ladder(["greedy", "heaviest", "random"], deals=3, rules=Rules.trains(max_pip=6), workers=1)
     >>> len(result.games), sorted({game.seating for game in result.games if game.deal == 0})
     (6, [(0, 2), (2, 0)])
     """

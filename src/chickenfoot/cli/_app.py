@@ -1,4 +1,7 @@
-"""The click app and its commands simulate, play, replay and rules (the others have modules of their own)."""
+"""The commands simulate, play, replay and rules, and the helpers the other commands share.
+
+Every command is a plain ``click.command``; :mod:`._commands` lists them all and adds them to the app.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +17,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__
 from .._game import PRESETS, BotSpecError, GameState, InvalidRecordError, Move, Rules, RulesError, new_game
 from .._io import GameRecord
 from .._tournament import derive_seed, import_ray
@@ -26,7 +28,7 @@ from ._play import play_session
 from ._records import load_record, save_record
 from ._show import ending, fit, layout_panel, plural, round_title, score_table
 
-__all__ = ["app"]
+__all__ = ["CONTEXT", "play", "replay", "rules", "simulate"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -76,19 +78,10 @@ def _games_progress() -> tuple[Progress, Callable[[int, int], None]]:
     return progress, advance
 
 
-@click.group(context_settings=CONTEXT)
-@click.version_option(__version__, "--version", "-V", prog_name="chickenfoot", message="%(prog)s %(version)s")
-def app() -> None:
-    """Chicken Foot dominoes: simulate games between bots, play against them, run tournaments.
-
-    Every command takes --help. Moves are written 9-5@3 (tile 9-5 onto node 3), draw, pass.
-    """
-
-
 # -- simulate --------------------------------------------------------------------------------
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @rules_options
 @players_option
 @seed_option
@@ -161,7 +154,7 @@ def simulate(
 # -- play ------------------------------------------------------------------------------------
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @rules_options
 @players_option
 @click.option("--seat", type=click.IntRange(0, 7), default=0, show_default=True, help="Your seat (P0 is the first).")
@@ -293,7 +286,7 @@ def _write(target: str, text: str, console: Console) -> None:
 # -- replay ----------------------------------------------------------------------------------
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
     "--by",
@@ -428,7 +421,7 @@ _OPTION_WORDS = {
 }
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("preset", type=click.Choice(PRESETS), default="trains", required=False)
 @click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Player count for figures.")
 def rules(preset: str, players: int) -> None:
@@ -454,10 +447,3 @@ def rules(preset: str, players: int) -> None:
     for field in attrs.fields(Rules):
         table.add_row(field.name, repr(getattr(chosen, field.name)), _OPTION_WORDS.get(field.name, ""))
     console.print(table)
-
-
-# -- serve -----------------------------------------------------------------------------------
-
-from ._serve import serve  # noqa: E402 (a command of its own module, added here with the others)
-
-app.add_command(serve)

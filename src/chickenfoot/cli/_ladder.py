@@ -15,8 +15,8 @@ from rich.text import Text
 
 from .._game import BotError
 from ..bots import ProcessBot, kinds_help
-from ..tournament import LadderResult, Unit, ladder
-from ._app import _check_backend, _check_players, _console, _games_progress, _write, app
+from ..tournament import LadderResult, Unit, run_ladder
+from ._app import _check_backend, _check_players, _console, _games_progress, _write
 from ._options import build_rules, parse_bots, players_option, rules_options
 
 __all__ = ["ladder_command", "ratings_table"]
@@ -99,7 +99,7 @@ def _pairs(texts: tuple[str, ...], names: tuple[str, ...]) -> list[tuple[str, st
     return pairs
 
 
-@app.command("ladder", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.command("ladder", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @rules_options
 @players_option
 @click.option(
@@ -197,7 +197,7 @@ def ladder_command(
     progress, advance = _games_progress()
     chosen: Unit = "game" if unit == "game" else "round"
     try:
-        result = ladder(
+        result = run_ladder(
             entrants,
             deals,
             rules=rules,

@@ -20,7 +20,7 @@ from .._game import BotError
 from .._io import GameRecord, replay as replay_record
 from ..bots import ProcessBot, kinds_help
 from ..tournament import Standing, TournamentResult, run_tournament, wilson
-from ._app import CONTEXT, _check_backend, _check_players, _console, _games_progress, _write, app
+from ._app import CONTEXT, _check_backend, _check_players, _console, _games_progress, _write
 from ._options import bots_option, build_rules, parse_bots, rules_options
 from ._records import save_record
 
@@ -127,7 +127,7 @@ def _result_csv(result: TournamentResult) -> str:
     return buffer.getvalue()
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @rules_options
 @click.option(
     "--games",
