@@ -436,6 +436,7 @@ def test_every_command_is_added_to_the_app_from_one_list() -> None:
     registering = [
         path.name
         for path in sorted(cli.glob("*.py"))
-        if path.name != "_commands.py" and re.search(r"\bapp\.(command|add_command)\(", path.read_text(encoding="utf-8"))
+        if path.name != "_commands.py"
+        and re.search(r"\bapp\.(command|add_command)\(", path.read_text(encoding="utf-8"))
     ]
     assert registering == [], "commands are added to the app in cli/_commands.py alone"
