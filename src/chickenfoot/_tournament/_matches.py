@@ -142,6 +142,30 @@ def check_entrant(at: int, entry: object) -> None:
         )
 
 
+def check_starts(lineup: Sequence[Entrant]) -> tuple[str, ...]:
+    """Makes sure every bot of a lineup can play before the first game: each program starts and gives a
+    handshake (then stops), each ``py:`` bot loads and builds; else raises :class:`~chickenfoot.BotSpecError`
+    naming the bot and the cause, so a run never forfeits a whole tournament's moves.
+
+    Gets each entry's name as tables show it: a program's handshake name, else its bot name.
+    """
+    shown = []
+    for entry in lineup:
+        program: ProcessBot | None = None
+        if isinstance(entry, str):
+            kind = check_spec(entry).kind
+            built = make_bot(entry) if kind in ("py", "cmd") else None
+            if isinstance(built, ProcessBot):
+                program = ProcessBot(built.command, name=entry.strip())
+        elif isinstance(entry, ProcessBot):
+            program = copy.copy(entry)  # a copy: the entry keeps its name until its games give one
+        if program is not None:
+            program.check()
+        handshake = None if program is None else program.report().name
+        shown.append(handshake or bot_name(entry))
+    return tuple(shown)
+
+
 def check_portable(lineup: tuple[Entrant, ...], dumps: Callable[[object], bytes], where: str) -> None:
     """Refuses a bot object that cannot be copied to ``where``, saying how to play it instead."""
     for entry in lineup:

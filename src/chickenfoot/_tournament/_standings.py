@@ -13,7 +13,17 @@ import attrs
 from .. import supervisor
 from .._bots import BotReport, bot_name
 from .._game import Rules
-from ._matches import Backend, Entrant, GameOutcome, Progress, check_entrant, check_portable, play_task, run_local
+from ._matches import (
+    Backend,
+    Entrant,
+    GameOutcome,
+    Progress,
+    check_entrant,
+    check_portable,
+    check_starts,
+    play_task,
+    run_local,
+)
 
 __all__ = ["Standing", "TournamentResult", "run_tournament", "wilson"]
 
@@ -140,7 +150,9 @@ def run_tournament(
     backend and the number of workers. Games are handed out as workers free up, so even a
     huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
     (:attr:`GameOutcome.moves`), for saving the games as records. Every process a program bot
-    started is gone when it returns or raises (Ctrl-C included).
+    started is gone when it returns or raises (Ctrl-C included). Before the first game each program
+    bot is started once and each ``py:`` bot built: one that cannot play
+    stops the tournament there with a :class:`~chickenfoot.BotSpecError` naming it and the cause.
 
     >>> import chickenfoot as cf, chickenfoot.bots
     >>> def heaviest(view):
@@ -160,6 +172,7 @@ def run_tournament(
         raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
     if backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    check_starts(lineup)
     tag = supervisor.new_tag()
     tasks = ((rules, lineup, seed, index, keep_moves, tag) for index in range(games))
     try:

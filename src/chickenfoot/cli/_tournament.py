@@ -16,7 +16,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from .._game import BotError
+from .._game import BotError, BotSpecError
 from .._io import GameRecord, replay as replay_record
 from ..bots import ProcessBot, kinds_help
 from ..tournament import Standing, TournamentResult, run_tournament, wilson
@@ -245,7 +245,7 @@ def tournament(
             progress=advance,
             keep_moves=save_dir is not None,
         )
-    except (ImportError, ConnectionError, BotError) as error:
+    except (ImportError, ConnectionError, BotError, BotSpecError) as error:
         raise click.ClickException(str(error)) from None
     finally:
         progress.stop()
