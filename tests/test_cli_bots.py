@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -158,3 +160,45 @@ def test_the_ladder_names_programs_by_handshake_with_a_legend_and_prints_its_tab
     table = str(result)
     assert table == result.table()
     assert f"{result.labels[0]}: {program}" in table
+
+
+def _position() -> str:
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
+    for _ in range(9):
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    return cf.position(game.round)
+
+
+def test_analyse_sorts_by_the_score_its_title_names_marks_the_bots_move_and_explains_columns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from chickenfoot.cli import main
+
+    assert main(["analyse", _position(), "--simulations", "300", "--json"]) == 0
+    chosen = json.loads(capsys.readouterr().out)["moves"][0]["move"]  # the most visited: the bot's move
+    assert main(["analyse", _position(), "--simulations", "300"]) == 0
+    shown = capsys.readouterr().out
+    rows = [re.match(r"[│|]\s*(\d+)(\*?)\s*[│|]\s*(\S+)\s*[│|]\s*([\d.]+)", line) for line in shown.splitlines()]
+    found = [row for row in rows if row is not None]
+    scores = [float(row[4]) for row in found]
+    assert len(found) > 2
+    assert scores == sorted(scores)
+    assert [row[3] for row in found if row[2]] == [chosen]
+    assert "sorted by score, lower is better" in " ".join(shown.split())
+    assert "visits: simulations that began with the move" in " ".join(shown.split())
+
+
+def test_play_names_the_rule_of_every_refusal(tmp_path: Path) -> None:
+    play = subprocess.run(
+        [sys.executable, "-m", "chickenfoot", "play", "--players", "2", "--seed", "1", "--rule", "max_pip=6"],
+        input="5-5@0\n9-9@0\nquit\nquit\n",
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": SRC, "COLUMNS": "200"},
+        timeout=120,
+        cwd=tmp_path,
+    )
+    refusals = [line for line in play.stdout.splitlines() if "not allowed:" in line]
+    assert len(refusals) == 2, play.stdout
+    assert refusals[1].endswith("9-9 is not in this double-6 set (SET-1)")
+    assert all(re.search(r"\([A-Z]+-\d+\)$", line) for line in refusals), refusals
