@@ -173,3 +173,15 @@ def test_tile_parse_takes_ascii_only_and_raises_the_notation_error(text: str) ->
 def test_parse_move_takes_ascii_only(text: str) -> None:
     with pytest.raises(cf.InvalidMoveError, match="ASCII"):
         cf.parse_move(text)
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["9" * 5000, "-" + "9" * 5000, "1" + "0" * 100, "1e300", "-2.5e250", "9" * 5000 + ".0", "1e5000", "-1e999"],
+)
+def test_a_json_number_past_the_limit_is_refused_as_a_record_error_however_it_is_written(number: str) -> None:
+    text = cf.to_json(cf.Rules.trains()).replace('"max_pip": 9', f'"max_pip": {number}')
+    assert number in text
+    with pytest.raises(cf.InvalidRecordError, match=r"digits|past the readers' limit") as raised:
+        cf.from_json(text)
+    assert len(str(raised.value)) < 200

@@ -7,6 +7,7 @@ See :mod:`chickenfoot._records` for the documents; every reader raises
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
@@ -51,9 +52,23 @@ _MOVE_TEXT = re.compile(r"((1[0-8]|0?[0-9])-(1[0-8]|0?[0-9])@[0-9]{1,6}|draw|pas
 
 
 def _integral_float(text: str) -> float | int:
-    # JSON has one number type: 2.0 is the number 2, as JSON Schema's "integer" reads it too.
+    # JSON has one number type: 2.0 is the number 2, as JSON Schema's "integer" reads it too. A whole
+    # number is held to the digits limit however it is written (1e300 has 301), and infinity is no number.
     value = float(text)
-    return int(value) if value.is_integer() else value
+    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-8:]}"
+    if not math.isfinite(value):
+        raise InvalidRecordError(
+            f"the number {shown} is past the readers' limit: they take whole numbers of at most {MAX_DIGITS} digits"
+        )
+    if not value.is_integer():
+        return value
+    whole = int(value)
+    digits = len(str(abs(whole)))
+    if digits > MAX_DIGITS:
+        raise InvalidRecordError(
+            f"the number {shown} has {digits:,} digits: the readers take whole numbers of at most {MAX_DIGITS}"
+        )
+    return whole
 
 
 def _no_constant(name: str) -> object:
