@@ -360,18 +360,29 @@ def _check_game(
         )
 
 
+HAND_SET = (
+    "; a game set up by hand rather than dealt from its seed reads with from_json(text, strict=False), "
+    "which checks that it is well-formed but does not replay it"
+)
+"""Ends a strict reader's refusal of a game that does not replay: the way to read a hand-set one."""
+
+
 def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
     """Proves a game read from JSON is the one its seed and moves produce (DEAL-2), else names where it is not."""
     try:
         states = replay(GameRecord.from_game(game))
     except InvalidRecordError as error:
-        raise fields["round"].fail(f"the game's seed and moves do not replay: {error}") from None
+        raise fields["round"].fail(f"the game's seed and moves do not replay: {error}{HAND_SET}") from None
     played = states[-1]
     for number, (read, real) in enumerate(zip(game.results, played.results, strict=False), start=1):
         if read != real or read.final.history != real.final.history:
-            raise fields["results"].fail(f"round {number}'s result is not what the seed and its moves produce (DEAL-2)")
+            raise fields["results"].fail(
+                f"round {number}'s result is not what the seed and its moves produce (DEAL-2){HAND_SET}"
+            )
     if game != played or game.round.history != played.round.history:
-        raise fields["round"].fail("the round in play is not what the game's seed and moves produce (DEAL-2)")
+        raise fields["round"].fail(
+            f"the round in play is not what the game's seed and moves produce (DEAL-2){HAND_SET}"
+        )
 
 
 def _read_record(fields: dict[str, _Reader], version: int, strict: bool) -> GameRecord:
