@@ -79,8 +79,45 @@ def test_a_python_bot_that_cannot_be_loaded_is_refused_saying_why(
 ) -> None:
     monkeypatch.chdir(here)
     with pytest.raises(cf.BotSpecError, match="bad bot") as raised:
-        check_spec(name)
+        make_bot(name)
     assert said in str(raised.value)
+
+
+def test_reading_a_python_bots_name_runs_nothing_only_building_it_does(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').close()\nclass Bot:\n    pass\n", encoding="utf-8")
+    name = f"py:{tmp_path / 'evil.py'}:Bot"
+    assert check_spec(name).kind == "py"
+    assert not marker.exists()
+    with pytest.raises(cf.BotSpecError, match=r"Bot\(\.\.\.\) gave a Bot, not a bot"):
+        make_bot(name)
+    assert marker.exists()
+
+
+def test_the_game_server_seats_no_python_bot_and_loads_none(tmp_path: Path) -> None:
+    pytest.importorskip("starlette")
+    from chickenfoot.server import GameServer, SQLiteStore
+    from chickenfoot.server._table import Refusal
+
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').close()\nBot = print\n", encoding="utf-8")
+    server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"))
+    with pytest.raises(Refusal):
+        server.check_seat(f"py:{tmp_path / 'evil.py'}:Bot")
+    assert not marker.exists()
+    assert all(not name.startswith("py") for name in server.bot_names)
+
+
+def test_play_load_never_builds_a_python_bot_its_record_names(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').close()\nBot = print\n", encoding="utf-8")
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=1)
+    record = cf.GameRecord.from_game(game, names=("human", f"py:{tmp_path / 'evil.py'}:Bot"))
+    (tmp_path / "game.json").write_text(cf.to_json(record), encoding="utf-8")
+    result = _run(tmp_path, "play", "--load", "game.json")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "runs Python code: name the opponents with --bots" in " ".join(result.stderr.split())
+    assert not marker.exists()
 
 
 def test_python_bots_keep_their_case_and_play_a_tournament_from_the_command_line(here: Path) -> None:
@@ -202,3 +239,25 @@ def test_play_names_the_rule_of_every_refusal(tmp_path: Path) -> None:
     assert len(refusals) == 2, play.stdout
     assert refusals[1].endswith("9-9 is not in this double-6 set (SET-1)")
     assert all(re.search(r"\([A-Z]+-\d+\)$", line) for line in refusals), refusals
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_a_program_that_cannot_start_stops_simulate_and_play_before_the_game(tmp_path: Path, command: str) -> None:
+    result = _run(tmp_path, command, "--players", "2", "--seed", "1", "--bots", "cmd:nonexistent-binary-41")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "cannot start 'nonexistent-binary-41'" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert "winner" not in result.stdout
+
+
+@pytest.mark.parametrize("command", ["simulate", "play", "tournament", "ladder"])
+def test_every_help_that_names_bots_lists_every_kind_of_the_registry(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chickenfoot.bots import KINDS
+    from chickenfoot.cli import main
+
+    assert main([command, "--help"]) == 0
+    shown = " ".join(capsys.readouterr().out.split())
+    assert kinds_help() in shown
+    assert [kind.name for kind in KINDS if kind.name not in shown] == []

@@ -103,7 +103,7 @@ KINDS = (
     BotKind(
         "py",
         None,
-        True,
+        False,  # code of this machine's user, run in this process: nothing vouches that it sees only its view
         False,
         "a Python class or factory, from a module or a .py file",
         lambda text, spec, seed: _python_bot(text, seed),
@@ -118,8 +118,8 @@ def kinds_help(*, fair_only: bool = False) -> str:
     """Lists the bot names a user may write, for help texts and errors: every kind, with its budget.
 
     >>> kinds_help(fair_only=True)
-    'random, heaviest, greedy, search[:N|:Nms], sampler[:N|:Nms], rollout[:N|:Nms], cmd:COMMAND, \
-py:MODULE:CLASS (N simulations, for rollout rollouts, or N ms of CPU time a move)'
+    'random, heaviest, greedy, search[:N|:Nms], sampler[:N|:Nms], rollout[:N|:Nms], cmd:COMMAND \
+(N simulations, for rollout rollouts, or N ms of CPU time a move)'
     """
     written = {"cmd": "cmd:COMMAND", "py": "py:MODULE:CLASS"}
     names = [
@@ -136,6 +136,9 @@ _ALLOWED = f"use one of {kinds_help()}"
 def check_spec(spec: str) -> BotSpec:
     """Reads a bot name, or raises :class:`~chickenfoot.BotSpecError` saying what is allowed.
 
+    Reading never runs anything: a ``cmd:`` name is not started and a ``py:`` name not imported
+    until :func:`make_bot` builds it, so a name from a file or a client can be read safely.
+
     >>> check_spec("search:50"), check_spec("sampler:20ms").seconds, check_spec("cmd:python my_bot.py").kind
     (BotSpec(kind='search', simulations=50, seconds=None), 0.02, 'cmd')
     """
@@ -149,7 +152,7 @@ def check_spec(spec: str) -> BotSpec:
         _command(spec)
         return BotSpec(kind)
     if kind == "py":
-        _python_factory(spec)
+        _python_parts(spec)  # read only: loading runs code, which only building the bot may do
         return BotSpec(kind)
     if not colon:
         return BotSpec(kind)
@@ -194,7 +197,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     module, with ``NAME=VALUE`` arguments after it separated by spaces (``py:mybots.py:Lookahead
     depth=2``; values are Python literals, else text), and ``seed=`` the bot's seed when it
     takes one and none is given; what it returns is the bot. A module is found as ``import``
-    finds it, the current directory searched last.
+    finds it, the current directory searched last. Building one runs its code: only a name the
+    machine's own user wrote should be built (the game server seats no ``py:`` bot, and
+    ``play --load`` builds none a record names).
 
     >>> make_bot("search:50", seed=3), make_bot("sampler:20ms")
     (SearchBot(simulations=50, seed=3), SamplerBot(simulations=1000, seconds=0.02, seed=0))

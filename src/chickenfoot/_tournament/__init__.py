@@ -24,6 +24,7 @@ from ._matches import (
     Entrant as Entrant,
     GameOutcome as GameOutcome,
     Progress as Progress,
+    check_starts as check_starts,
     derive_seed as derive_seed,
     play_game as play_game,
 )

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from .._game import PRESETS, BotSpecError, GameState, InvalidRecordError, Move, Rules, RulesError, new_game
 from .._io import GameRecord
-from .._tournament import derive_seed, import_ray
+from .._tournament import check_starts, derive_seed, import_ray
 from ..bots import check_spec, kinds_help, make_bot, play_out
 from ..render import describe_move
 from ..svg import render_svg
@@ -124,7 +124,11 @@ def simulate(
             svg_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise click.BadParameter(f"cannot create {svg_dir}: {error.strerror}", param_hint="'--svg'") from None
-    seated = [make_bot(name, seed=derive_seed(seed, "simulate", seat)) for seat, name in enumerate(names)]
+    try:
+        seated = [make_bot(name, seed=derive_seed(seed, "simulate", seat)) for seat, name in enumerate(names)]
+        check_starts(seated)  # a program that cannot start stops here, not after a game of forfeits
+    except BotSpecError as error:
+        raise click.ClickException(str(error)) from None
     console.rule(f"Chicken Foot, {preset} rules, {players} players, seed {seed}")
     game = play_out(new_game(rules, players=players, seed=seed), seated)
     for index, result in enumerate(game.results):
@@ -258,8 +262,10 @@ def _resume(
         others = list(parse_bots(bots, game.players - 1))
         names = [*others[:seat], names[seat], *others[seat:]]
     for player, who in enumerate(names):
-        if player != seat and (not _is_bot(who) or who[:4].lower() == "cmd:"):
-            what = "runs a program" if _is_bot(who) else "is not a bot"
+        # A record's cmd: or py: bot would run a program or code named by a file: never without --bots.
+        kind = check_spec(who).kind if _is_bot(who) else None
+        if player != seat and kind in (None, "cmd", "py"):
+            what = {"cmd": "runs a program", "py": "runs Python code", None: "is not a bot"}[kind]
             raise click.UsageError(f"seat {player} of {path} ({who!r}) {what}: name the opponents with --bots")
     return game, seat, names, record
 

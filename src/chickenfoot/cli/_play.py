@@ -18,12 +18,24 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+import click
 from rich.console import Console
 
 from .._bots import analyse, choose, make_bot
-from .._game import GameState, IllegalMoveError, InvalidMoveError, Move, Play, apply, legal_moves, observe, parse_move
+from .._game import (
+    BotSpecError,
+    GameState,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Play,
+    apply,
+    legal_moves,
+    observe,
+    parse_move,
+)
 from .._io import MAX_COMMENT, GameRecord
-from .._tournament import derive_seed
+from .._tournament import check_starts, derive_seed
 from ..render import describe_move
 from ._records import save_record
 from ._show import SIMULATIONS, analysis_table, ending, fit, layout_panel, plural, refusal, round_title, score_table
@@ -350,4 +362,9 @@ def play_session(
     ``loaded`` is the file and record the game was resumed from: the record's event, date,
     comments and tags are kept, and ``save`` with no file name saves back to that file.
     """
-    return _Session(console, game, seat, names, save_path, read_line, loaded).run()
+    try:
+        session = _Session(console, game, seat, names, save_path, read_line, loaded)
+        check_starts(list(session.bots.values()))  # a program that cannot start stops here, before the game
+    except BotSpecError as error:
+        raise click.ClickException(str(error)) from None
+    return session.run()
