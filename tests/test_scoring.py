@@ -161,4 +161,4 @@ def test_tie_2_a_cross_game_ending_in_a_tie_is_settled_by_its_rounds() -> None:
     totals = tuple(mine + top - final for mine, final in zip(game.totals, after.totals, strict=True))
     tied = cf.apply(attrs.evolve(game, totals=totals), cf.legal_moves(game)[0])
     assert tied.totals == (top,) * 3
-    assert tied.winners == reference.winners(rules, tied.totals, reference_game(tied).results)
+    assert tied.winners == reference.decide_winners(rules, tied.totals, reference_game(tied).results)

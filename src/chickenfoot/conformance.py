@@ -568,13 +568,13 @@ def _close_rounds(
     """Scores the reference's round if it is over, deals the next as the statement did, and again while a
     round is over as dealt (END-2), until a round is in play or the game is over; every deal checked."""
     while game.round.is_over and not game.is_over:
-        final, scores = game.round, ref.round_scores(game.round)  # SCORE-1, GAME-1: the reference's scoring
+        final, scores = game.round, ref.score_round(game.round)  # SCORE-1, GAME-1: the reference's scoring
         results = (*game.results, ref.Result(final.nodes[0].tile[0], scores, final.went_out, final))
         totals = tuple(total + score for total, score in zip(game.totals, scores, strict=True))
         game = replace(game, totals=totals, results=results)
         summary.rounds += 1
         if game.is_over:
-            game = replace(game, winners=ref.winners(game.rules, totals, results))
+            game = replace(game, winners=ref.decide_winners(game.rules, totals, results))
         else:
             index = game.round_index + 1
             game = replace(

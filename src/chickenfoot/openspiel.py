@@ -16,7 +16,7 @@ parameter      default     meaning
 =============  ==========  ===============================================================
 
 Actions are ``chickenfoot.actions``; chance events (the deal, each draw) are explicit as in
-``chickenfoot._chance``, with a tile's ``chickenfoot.Tile.index`` (or the starter's seat)
+``chickenfoot._game._chance``, with a tile's ``chickenfoot.Tile.index`` (or the starter's seat)
 as the outcome. Observation tensors are ``chickenfoot.observation``; the information-state
 tensor appends who played each board tile and each seat's draws and passes this round.
 ``ChickenfootState.resample_from_infostate()`` samples the unseen tiles again through
@@ -59,7 +59,7 @@ from ._game import (
     win_utilities,
     worst_total,
 )
-from .observation import layout, observation_size, write_history, write_observation
+from .observation import blocks, observation_size, write_history, write_observation
 from .render import render_text
 
 __all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "IllegalActionError", "rules_for"]
@@ -294,7 +294,7 @@ class ChickenfootObserver:
         self.rules = rules
         base = observation_size(rules, players)
         tiles = rules.set_size
-        pieces = [(name, size) for name, _, size in layout(rules, players)]
+        pieces = [(name, size) for name, _, size in blocks(rules, players)]
         if perfect_recall:
             pieces += [("played_by", tiles * players), ("draws", players), ("passes", players)]
         self.base = base

@@ -1,10 +1,10 @@
 """SVG pictures of a layout: tiles with pips, doubles crosswise, toes angled like a foot.
 
-Pure string building, no dependencies. :func:`layout` places the tiles (the center in the
+Pure string building, no dependencies. :func:`placements` places the tiles (the center in the
 middle, its arms radiating, doubles across their line with three toes fanned out) so that no two
 ever overlap, :func:`labels` places each node's number beside its tile, clear of the rest, and
 :func:`render_svg` draws exactly those placements; a program drawing the board its own way can
-use :func:`layout` and :func:`labels` alone. Each tile shows the value matched against its parent
+use :func:`placements` and :func:`labels` alone. Each tile shows the value matched against its parent
 on the half nearer the parent.
 """
 
@@ -25,13 +25,13 @@ from ._pictures import (
     board_shown,
     cos_degrees,
     labels as labels,
-    layout as layout,
+    placements as placements,
     sin_degrees,
 )
 
-__all__ = ["Label", "Placement", "labels", "layout", "render_svg"]
+__all__ = ["Label", "Placement", "labels", "placements", "render_svg"]
 
-for _public in (Label, Placement, labels, layout):  # documented here, where users import them
+for _public in (Label, Placement, labels, placements):  # documented here, where users import them
     _public.__module__ = __name__
 
 # Pip positions on a 3x3 grid, (column, row) in -1..1, for values 0-9 (SET-1 sets up to double-9
@@ -80,7 +80,7 @@ def render_svg(
 ) -> str:
     """Draws the layout as an SVG document: tiles with pips, doubles crosswise, toes angled like a foot.
 
-    The tiles lie where :func:`layout` places them. The center has a gold face; the pending
+    The tiles lie where :func:`placements` places them. The center has a gold face; the pending
     node (the center still taking arms, or a chicken foot still taking toes) is outlined in
     orange; the tile the round's last move placed has a blue face. Pips up to 9 are drawn as
     pips, larger values as numerals, upright at any angle. With ``numbers`` (the default for a
@@ -104,7 +104,7 @@ def render_svg(
     """
     view = state if isinstance(state, PlayerView) else None
     board = board_shown(state, "render_svg")
-    placed = layout(board)
+    placed = placements(board)
     a_view = isinstance(state, (PlayerView, SpectatorView))
     badges = labels(placed) if _numbers_shown(title, caption, numbers, a_view) else ()
     marks = _marks(state, board, view)
@@ -222,7 +222,7 @@ _CAPTION_FONT = UNIT * 0.55  # a caption (a comment)
 
 
 def _connectors(placed: Sequence[Placement]) -> list[str]:
-    """Draws a dashed line across each gap :func:`layout` left where it moved a line out to keep it clear."""
+    """Draws a dashed line across each gap :func:`placements` left where it moved a line out to keep it clear."""
     lines = []
     for p in placed:
         if not p.gap:

@@ -1,6 +1,6 @@
 """The bot protocol's messages: the handshake a program writes, the view it is sent, the answers and info it writes.
 
-:mod:`chickenfoot._process_bot` runs the program and holds the conversation; this module reads
+:mod:`chickenfoot._bots._process` runs the program and holds the conversation; this module reads
 and writes each message, checking what a program wrote against the protocol (docs: "Bots in
 any language").
 """

@@ -4,8 +4,8 @@ They search worlds: core rounds consistent with what the searching player knows.
 bot, the rollout bot and the analysis draw them with :func:`~chickenfoot.determinize`'s
 sampling (or, for a position written without its history, by dealing the unseen tiles at
 random); the omniscient bot, which sees every hand, only shuffles the yard. The sampler and
-omniscient bots and the analysis run :class:`chickenfoot._search.Searcher`'s tree search; the
-rollout bot plays every move out with :mod:`chickenfoot._greedy`'s policy (both compiled with
+omniscient bots and the analysis run :class:`chickenfoot._core._search.Searcher`'s tree search; the
+rollout bot plays every move out with :mod:`chickenfoot._core._greedy`'s policy (both compiled with
 the core). A budget is a number of simulations, or seconds of CPU time
 (:func:`time.thread_time`, so a busy machine does not shorten it).
 """

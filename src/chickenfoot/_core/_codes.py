@@ -96,7 +96,7 @@ class PublicMoves:
 
     The table has a row of 256 codes per node: the plays of every tile of the largest set onto
     that node (and, in node 0's row, the draw and the pass). The views hand out these shared
-    objects (the public moves, :data:`chickenfoot._state.MOVES`), so ``Round.after_public``
+    objects (the public moves, :data:`chickenfoot._game._state.MOVES`), so ``Round.after_public``
     finds a move by identity; :data:`CODES` is the table of the codes themselves, from which
     ``Round.legal`` lists them.
     """

@@ -1,7 +1,7 @@
 """The weighted placement's matching: unseen tiles matched to places with room, kept complete as tiles are fixed.
 
 Plain typed Python over ints, compiled by mypyc with the core (``pip install .``); it runs
-unchanged as ordinary Python. :mod:`chickenfoot._sampling` places the hidden tiles with it.
+unchanged as ordinary Python. :mod:`chickenfoot._core._sampling` places the hidden tiles with it.
 """
 
 from __future__ import annotations

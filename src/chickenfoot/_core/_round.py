@@ -334,7 +334,7 @@ class Views:
         self.yard: Any = None
         self.history: Any = None
         self.board: Any = None
-        self.state: Any = None  # a weak reference to the public RoundState (chickenfoot._state.shows_round)
+        self.state: Any = None  # a weak reference to the public RoundState (chickenfoot._game._state.shows_round)
         self.layout: Layout | None = None  # the board as a Layout (Round.layout)
         self.newest: Placed | None = None  # the layout's last node, from the round before, until layout is made
         self.earlier: Any = None  # the history but its newest move, from the round before, until history is made

@@ -1,12 +1,12 @@
 """The work behind :func:`chickenfoot.determinize`, over plain ints.
 
-:mod:`chickenfoot._determinize` explains the sampling, checks the view and builds the public
+:mod:`chickenfoot._game._determinize` explains the sampling, checks the view and builds the public
 game; this module does the rest: it reads the history into one :class:`Seat` per player, draws
 the exact sampler's proposals, runs the weighted placement and deals and replays a sampled start.
 It is plain typed Python (no attrs), so ``pip install .`` compiles it with mypyc along with the
 core; it runs unchanged as ordinary Python.
 
-A tile is its index in the set, as in :mod:`chickenfoot._codes` (``HIGH``, ``LOW`` and
+A tile is its index in the set, as in :mod:`chickenfoot._core._codes` (``HIGH``, ``LOW`` and
 ``VALUES_MASK`` read it back); a set of tiles is an int with a bit per tile index.
 """
 

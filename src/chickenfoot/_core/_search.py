@@ -2,7 +2,7 @@
 
 A simulation walks one tree shared by every sampled world (SO-ISMCTS), expands one move, plays
 the round out with a cheap policy and backs the round's scores up the path. Everything is the
-core's ints: a move is its code, a position a :class:`~chickenfoot._round.Round`.
+core's ints: a move is its code, a position a :class:`~chickenfoot._core._round.Round`.
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ The board never rescans itself. Two facts keep that cheap:
 * so every other open end has room for exactly one tile (PLAY-2), and the board can index
   those ends by the value they offer.
 
-The rules of placing live in :func:`chickenfoot._layout.place_tile` (a board places a tile as a round
-does); a :class:`Board` holds a core :class:`~chickenfoot._layout.Layout` and builds its
+The rules of placing live in :meth:`chickenfoot._core._round.Openings.open_after` (a board places
+a tile as a round does); a :class:`Board` holds a core :class:`~chickenfoot._core._round.Layout` and builds its
 :class:`Node` objects only when someone asks for them.
 """
 

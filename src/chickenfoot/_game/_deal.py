@@ -1,7 +1,7 @@
 """Dealing a round, as a pure function of (rules, players, seed, round) (DEAL-2).
 
-The shuffle and the deal itself are in :class:`chickenfoot._dealing.Deal`, read from the rules
-by :func:`chickenfoot._plans.deal_for`; this module checks the arguments and offers the deal's
+The shuffle and the deal itself are in :class:`chickenfoot._core._round.Deal`, read from the rules
+by :func:`chickenfoot._game._plans.deal_for`; this module checks the arguments and offers the deal's
 steps on tiles to the OpenSpiel chance layer, which deals one tile at a time.
 """
 

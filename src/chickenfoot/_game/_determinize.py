@@ -56,7 +56,7 @@ What is not reproduced
 Where the work is done
     This module checks the view, turns its history into move codes and builds the public game.
     Reading the history, the proposals and the weighted placement run over tiles as ints and
-    sets of tiles as bitsets in :mod:`chickenfoot._sampling`, which ``pip install .`` compiles
+    sets of tiles as bitsets in :mod:`chickenfoot._core._sampling`, which ``pip install .`` compiles
     with the core; the replay is the core's own (``Round.legal`` and ``Round.after``). A search
     that samples one view many times holds a :class:`Worlds`, which checks the view and reads
     its history once and then gives a core round per sample, without the public game.

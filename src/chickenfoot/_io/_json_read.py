@@ -1,6 +1,6 @@
 """Reading the JSON documents :func:`~chickenfoot.to_json` writes back, checked (:func:`from_json`).
 
-See :mod:`chickenfoot._records` for the documents; every reader raises
+See :mod:`chickenfoot._io._records` for the documents; every reader raises
 :class:`~chickenfoot.InvalidRecordError` with the path of the offending field.
 """
 

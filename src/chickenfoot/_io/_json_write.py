@@ -1,4 +1,4 @@
-"""Writing games, rounds, moves, rules, records and views as JSON (:func:`to_json`); see :mod:`chickenfoot._records`."""
+"""Writing games, rounds, moves, rules, records and views as JSON (:func:`to_json`); see :mod:`._records`."""
 
 from __future__ import annotations
 

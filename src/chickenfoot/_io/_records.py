@@ -1,8 +1,8 @@
 """Game records (:class:`GameRecord`), and replaying one move by move.
 
 The JSON documents (games, rounds, moves, rules, records and views) are written by
-:mod:`chickenfoot._json_write` (:func:`~chickenfoot.to_json`) and read back by
-:mod:`chickenfoot._json_read` (:func:`~chickenfoot.from_json`).
+:mod:`chickenfoot._io._json_write` (:func:`~chickenfoot.to_json`) and read back by
+:mod:`chickenfoot._io._json_read` (:func:`~chickenfoot.from_json`).
 
 Every document is a JSON object with ``"type"`` (``"game"``, ``"round"``, ``"move"``,
 ``"rules"``, ``"record"``, ``"view"`` or ``"spectator"``) and ``"version"`` (:data:`FORMAT_VERSION`). Tiles are written

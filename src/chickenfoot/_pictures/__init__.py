@@ -16,6 +16,6 @@ from ._geometry import (
     board_shown as board_shown,
     cos_degrees as cos_degrees,
     labels as labels,
-    layout as layout,
+    placements as placements,
     sin_degrees as sin_degrees,
 )

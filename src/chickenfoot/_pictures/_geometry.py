@@ -1,4 +1,4 @@
-"""Where each tile and each node's number lies in a picture of a layout (:func:`layout`, :func:`labels`).
+"""Where each tile and each node's number lies in a picture of a layout (:func:`placements`, :func:`labels`).
 
 :mod:`chickenfoot.svg` draws these placements and shows the two functions as its own.
 """
@@ -43,7 +43,7 @@ class Placement:
     line across it."""
 
 
-def layout(board: Board | GameState | RoundState | PlayerView | SpectatorView) -> tuple[Placement, ...]:
+def placements(board: Board | GameState | RoundState | PlayerView | SpectatorView) -> tuple[Placement, ...]:
     """Places every tile of a layout so that no two overlap; returns one placement per node, in node order.
 
     The center double stands in the middle and its arms radiate evenly; a line of play runs
@@ -68,10 +68,10 @@ def layout(board: Board | GameState | RoundState | PlayerView | SpectatorView) -
 
     >>> import chickenfoot as cf
     >>> board = cf.Board.start(cf.Tile(9, 9), arms=4).place(cf.Tile(9, 4), onto=0)
-    >>> [(p.node, round(p.x), round(p.y), round(p.angle) % 360) for p in layout(board)]
+    >>> [(p.node, round(p.x), round(p.y), round(p.angle) % 360) for p in placements(board)]
     [(0, 0, 0, 90), (1, 0, -51, 270)]
     """
-    board = board_shown(board, "layout")
+    board = board_shown(board, "placements")
     nodes = board.nodes
     children: dict[int, list[int]] = {}
     for index, node in enumerate(nodes[1:], start=1):
@@ -267,12 +267,12 @@ def labels(placements: Sequence[Placement]) -> tuple[Label, ...]:
     Each badge tries spots around its own tile, nearest first: beside its middle, beside either
     half, beyond either end, off a corner, then the same a little farther out (the center looks
     between its arms instead). The first spot that touches no
-    other tile and no badge already placed is taken (tested exactly, as :func:`layout` tests
+    other tile and no badge already placed is taken (tested exactly, as :func:`placements` tests
     tiles). A tile hemmed in on every side carries its number on its face instead.
 
     >>> import chickenfoot as cf
     >>> board = cf.Board.start(cf.Tile(9, 9), arms=4).place(cf.Tile(9, 4), onto=0)
-    >>> [(label.node, label.beside) for label in labels(layout(board))]
+    >>> [(label.node, label.beside) for label in labels(placements(board))]
     [(0, True), (1, True)]
     """
     tiles: dict[_Cell, list[Placement]] = {}

@@ -7,7 +7,7 @@ holds each hand of the deal once, and the luck of the deal cancels out of the co
 game is played by :func:`~chickenfoot.tournament.play_game` with the bots in seat order, so any
 entrant a tournament takes plays in a ladder, program bots included, on local processes or Ray.
 
-The ratings are a Bradley-Terry fit (:mod:`chickenfoot._rating`) of every pairwise result at a
+The ratings are a Bradley-Terry fit (:mod:`chickenfoot._tournament._rating`) of every pairwise result at a
 table: by default, in each round, each two bots at the table, the lower round score winning
 (``unit="game"``: the lower final total). Intervals are percentiles of a bootstrap over deals,
 the unit that was sampled, so the rounds and seatings of one deal, which share its tiles, are

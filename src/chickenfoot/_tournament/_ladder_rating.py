@@ -1,6 +1,6 @@
 """Rating a ladder's games: each deal's games summed, the fit of them all, and its bootstrap over deals.
 
-:class:`chickenfoot.tournament.LadderResult` asks for it; the fit itself is :mod:`chickenfoot._rating`'s.
+:class:`chickenfoot.tournament.LadderResult` asks for it; the fit itself is :mod:`chickenfoot._tournament._rating`'s.
 """
 
 from __future__ import annotations

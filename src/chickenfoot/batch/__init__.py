@@ -30,7 +30,7 @@ from ._arrays import Batch as Batch
 from ._convert import current_player as current_player, from_states as from_states, init as init, to_state as to_state
 from ._ending import reset_finished as reset_finished
 from ._legal import (
-    greedy_actions as greedy_actions,
+    heaviest_actions as heaviest_actions,
     legal_action_mask as legal_action_mask,
     random_actions as random_actions,
 )
@@ -41,7 +41,7 @@ __all__ = [
     "Batch",
     "current_player",
     "from_states",
-    "greedy_actions",
+    "heaviest_actions",
     "init",
     "legal_action_mask",
     "observations",
