@@ -312,7 +312,11 @@ def _python_factory(spec: str) -> tuple[Callable[..., Any], dict[str, Any], bool
     module = _python_module(spec, target)
     factory = getattr(module, name, None)
     if factory is None:
-        found = sorted(key for key, value in vars(module).items() if callable(value) and not key.startswith("_"))
+        found = sorted(  # what the module defines, not what it imports
+            key
+            for key, value in vars(module).items()
+            if callable(value) and not key.startswith("_") and getattr(value, "__module__", None) == module.__name__
+        )
         hint = f": it has {', '.join(found[:12])}" if found else ""
         raise BotSpecError(f"bad bot {spec!r}: {target} has no {name}{hint}")
     if not callable(factory):

@@ -163,16 +163,7 @@ def run_tournament(
     """
     rules = Rules.trains() if rules is None else rules
     lineup = tuple(lineup)
-    for at, entry in enumerate(lineup):
-        check_entrant(at, entry)
-    rules.check_players(len(lineup))
-    if type(games) is not int or games < 1:
-        raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")
-    if workers is not None and (type(workers) is not int or workers < 1):
-        raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    check_starts(lineup)
+    _check_arguments(lineup, rules, games, workers, backend)
     tag = supervisor.new_tag()
     tasks = ((rules, lineup, seed, index, keep_moves, tag) for index in range(games))
     try:
@@ -190,6 +181,20 @@ def run_tournament(
         supervisor.sweep(tag)  # whatever a killed worker left behind
     names = tuple(bot_name(entry) for entry in lineup)
     return TournamentResult(rules=rules, lineup=names, seed=seed, outcomes=tuple(outcomes))
+
+
+def _check_arguments(lineup: tuple[Entrant, ...], rules: Rules, games: int, workers: int | None, backend: str) -> None:
+    """Checks a tournament's arguments, saying what is wrong with the first that is, then that every bot can play."""
+    for at, entry in enumerate(lineup):
+        check_entrant(at, entry)
+    rules.check_players(len(lineup))
+    if type(games) is not int or games < 1:
+        raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    check_starts(lineup)  # last: it starts programs, which the checks above spare a wrong call
 
 
 def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:
