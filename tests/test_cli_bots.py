@@ -124,7 +124,8 @@ def test_python_bots_keep_their_case_and_play_a_tournament_from_the_command_line
     bots = "py:mybot:FollowUpBot,py:bots/follow.py:FollowUpBot depth=2,greedy"
     result = _run(here, "tournament", "--bots", bots, "--games", "3", "--workers", "2", "--rule", "max_pip=6")
     assert result.returncode == 0, result.stderr
-    assert "FollowUpB" in result.stdout
+    assert "FollowUpBot: py:mybot:FollowUpBot" in result.stdout  # shown by its class, the legend names it whole
+    assert "FollowUpBot depth=2: py:bots/follow.py:FollowUpBot depth=2" in result.stdout
     ladder = _run(here, "ladder", "--players", "2", "--bots", bots, "--deals", "3", "--rule", "max_pip=6")
     assert ladder.returncode == 0, ladder.stderr
     assert "FollowUpBot" in ladder.stdout.replace("\n", "").replace("│", "").replace(" ", "")

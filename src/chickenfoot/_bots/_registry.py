@@ -25,7 +25,7 @@ from ._process import ProcessBot
 from ._searches import ROLLOUTS, SIMULATIONS, OmniscientBot, RolloutBot, SamplerBot, SearchBot
 from ._simple import Bot, GreedyBot, HeaviestBot, RandomBot
 
-__all__ = ["KINDS", "BotKind", "BotSpec", "bot_name", "check_spec", "kinds_help", "make_bot"]
+__all__ = ["KINDS", "BotKind", "BotSpec", "bot_name", "check_spec", "kinds_help", "make_bot", "shown_name"]
 
 
 class BotSpec(NamedTuple):
@@ -240,6 +240,24 @@ def bot_name(bot: str | Bot) -> str:
     if type(bot).__repr__ is object.__repr__:  # "<__main__.Mine object at 0x7f...>" says nothing more
         return type(bot).__name__
     return repr(bot)
+
+
+def shown_name(name: str) -> str:
+    """Shortens a bot name for a table: a ``py:`` bot by its class or factory and arguments (a legend
+    gives the whole name), any other as written.
+
+    >>> shown_name("py:bots/follow.py:FollowUpBot depth=2"), shown_name(" search:50")
+    ('FollowUpBot depth=2', 'search:50')
+    """
+    name = name.strip()
+    if name[:3].lower() != "py:":
+        return name
+    try:
+        _, factory, _ = _python_parts(name)
+    except BotSpecError:
+        return name
+    rest = name.partition(":")[2].split(None, 1)[1:]  # the arguments as written
+    return " ".join([factory, *rest])
 
 
 def _python_parts(spec: str) -> tuple[str, str, dict[str, Any]]:

@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeAlias
 import attrs
 
 from .. import supervisor
-from .._bots import Bot, BotReport, ProcessBot, bot_name, check_spec, make_bot, play
+from .._bots import Bot, BotReport, ProcessBot, bot_name, check_spec, make_bot, play, shown_name
 from .._game import BotSpecError, Move, Rules, new_game
 
 __all__ = ["Backend", "Entrant", "GameOutcome", "Progress", "play_game"]
@@ -147,7 +147,8 @@ def check_starts(lineup: Sequence[Entrant]) -> tuple[str, ...]:
     handshake (then stops), each ``py:`` bot loads and builds; else raises :class:`~chickenfoot.BotSpecError`
     naming the bot and the cause, so a run never forfeits a whole tournament's moves.
 
-    Gets each entry's name as tables show it: a program's handshake name, else its bot name.
+    Gets each entry's name as tables show it: a program's handshake name, a ``py:`` bot's class and
+    arguments, else its bot name.
     """
     shown = []
     for entry in lineup:
@@ -162,7 +163,7 @@ def check_starts(lineup: Sequence[Entrant]) -> tuple[str, ...]:
         if program is not None:
             program.check()
         handshake = None if program is None else program.report().name
-        shown.append(handshake or bot_name(entry))
+        shown.append(handshake or (shown_name(entry) if isinstance(entry, str) else bot_name(entry)))
     return tuple(shown)
 
 

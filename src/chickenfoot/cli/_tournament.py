@@ -16,6 +16,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from .._bots import shown_name
 from .._game import BotError, BotSpecError
 from .._io import GameRecord, replay as replay_record
 from ..bots import ProcessBot, kinds_help
@@ -36,8 +37,9 @@ def _trials(standing: Standing) -> int:
 
 
 def _shown_names(standings: tuple[Standing, ...]) -> list[str]:
-    """Names each standing as the table shows it: a program by its handshake name (numbered if two share one)."""
-    names = [standing.report.name or standing.bot for standing in standings]
+    """Names each standing as the table shows it: a program by its handshake name, a ``py:`` bot by its
+    class and arguments (numbered if two share one); the legend gives the whole name."""
+    names = [standing.report.name or shown_name(standing.bot) for standing in standings]
     for name in set(names):
         if names.count(name) > 1:
             numbered = iter(range(1, len(names) + 1))
