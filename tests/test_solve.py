@@ -1,0 +1,323 @@
+"""solve: the exact value of a round, checked against a minimax of the whole tree through the reference.
+
+The positions are small enough to search whole in plain Python: dealt under every option of the
+rules, then taken from as early in a random game as their tree allows. The
+expected values come from :mod:`chickenfoot.reference` alone (its own moves, its own scores);
+the engine only picks which positions to test.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import assume, event, given, settings, strategies as st
+
+import chickenfoot as cf
+from chickenfoot.solver import Solution
+from chickenfoot import reference as ref
+from chickenfoot._core import Round
+from chickenfoot._core._solve import MARGIN, NO_LIMIT, SCORE, Table, key_after, position_key, solve_round, yard_keys
+from chickenfoot._game import move_code
+from chickenfoot.conformance import reference_round
+from helpers import position
+from strategies import playable
+
+OBJECTIVES = ("score", "margin")
+TREE_LIMIT = 10_000
+"""The most rounds a tested position's tree may hold: the reference searches it whole."""
+
+
+# -- the positions ----------------------------------------------------------------------------
+
+
+@st.composite
+def dealt(draw: st.DrawFn) -> cf.RoundState:
+    """Draws a deal on double-6 or double-9, 2 to 4 players, either preset with any of its options.
+
+    The hands are often short and the yard's drawable part is cut to a few tiles, so that the
+    deal itself is small enough to search whole; the reserve is set on the position.
+    """
+    preset = draw(st.sampled_from(["trains", "cross"]))
+    max_pip = draw(st.sampled_from([6, 9]))
+    options: dict[str, Any] = {
+        "max_pip": max_pip,
+        "hand_size": draw(st.integers(3, 9)),
+        "center_arms": draw(st.none() | st.integers(1, min(8, max_pip))),
+        "drawn_tile": draw(st.sampled_from(["must_play", "may_play"])),
+        "draw_until_playable": draw(st.booleans()),
+        "double_blank_value": draw(st.none() | st.sampled_from([0, 25, 50])),
+        "blank_value": draw(st.none() | st.just(25)),
+        "unfillable_foot_ends_round": draw(st.booleans()),
+        "double_out_penalty": draw(st.sampled_from([0, 50])),
+        "tie_break": draw(st.sampled_from(["share", "zero_rounds"])),
+    }
+    if preset == "cross":
+        options["center_fallback"] = draw(st.sampled_from(["draw", "highest_double"]))
+    rules = cf.Rules.preset(preset, **options)
+    players = draw(st.integers(2, 4).filter(lambda count: playable(rules, count)))
+    state = cf.deal_round(rules, players, draw(st.integers(0, 2**32)), draw(st.integers(0, max_pip)))
+    drawable = draw(st.integers(0, 8))
+    return attrs.evolve(state, reserve=max(0, len(state.yard) - drawable))
+
+
+def _tree_size(state: Round, limit: int) -> int:
+    """Counts the rounds of ``state``'s tree (the finished ones included), up to just past ``limit``."""
+    count = 0
+    stack = [state]
+    while stack and count <= limit:
+        state = stack.pop()
+        count += 1
+        stack += [state.after(move) for move in state.legal()]
+    return count
+
+
+@st.composite
+def solvable(draw: st.DrawFn) -> cf.RoundState:
+    """Draws a deal, then the earliest position of a random game from it whose tree holds at most :data:`TREE_LIMIT`
+    rounds (the deal itself, when it is that small), or a bigger one a move from the position before it.
+
+    Not positions set up by hand: the reference takes the center's arms from the rules, not
+    from a board set up with others.
+    """
+    state = draw(dealt())
+    rng = random.Random(draw(st.integers(0, 2**32)))
+    game = [state]
+    while not state.is_over:
+        state = cf.apply(state, rng.choice(cf.legal_moves(state)))
+        game.append(state)
+    chosen, chosen_size = game[-1], 1
+    for at in range(len(game) - 1, -1, -1):
+        size = _tree_size(game[at]._round, TREE_LIMIT)
+        if size <= TREE_LIMIT:
+            chosen, chosen_size = game[at], size
+            continue
+        for move in cf.legal_moves(game[at]):  # too big: the biggest of its moves' rounds that is small enough
+            after = cf.apply(game[at], move)
+            size = _tree_size(after._round, TREE_LIMIT)
+            if chosen_size < size <= TREE_LIMIT:
+                chosen, chosen_size = after, size
+        break
+    assume(not chosen.is_over)  # a finished round's value is its score: tested on its own below
+    event("from the deal" if chosen is game[0] else "from mid-round")
+    event(f"a tree of {10 ** len(str(chosen_size)) // 10} rounds or more")
+    return chosen
+
+
+# -- the oracle ---------------------------------------------------------------------------------
+
+
+def _objectives(scores: tuple[int, ...]) -> tuple[int, ...]:
+    """Gets each player's score, then each player's margin: its score less the lowest of the others'."""
+    margins = tuple(
+        score - min(other for seat, other in enumerate(scores) if seat != player) for player, score in enumerate(scores)
+    )
+    return scores + margins
+
+
+def minimax(state: ref.Round) -> tuple[int, ...]:
+    """Gets, for each player then each objective (score, margin), the value the player can guarantee: searched whole.
+
+    Each value's player picks the lowest among its moves, every other seat the highest.
+    """
+    if state.is_over:
+        return _objectives(ref.round_scores(state))
+    players = len(state.hands)
+    children = [minimax(ref.apply(state, move)) for move in ref.legal_moves(state)]
+    mover = state.current_player
+    return tuple((min if at % players == mover else max)(child[at] for child in children) for at in range(2 * players))
+
+
+def _value_of(state: cf.RoundState, player: int, objective: str) -> int:
+    """Gets a finished round's value for ``player``."""
+    return _objectives(cf.score_round(state))[player + (len(state.hands) if objective == "margin" else 0)]
+
+
+# -- the values -----------------------------------------------------------------------------------
+
+
+@given(solvable())
+def test_solve_gives_the_value_the_whole_tree_does(state: cf.RoundState) -> None:
+    expected = minimax(reference_round(state))
+    players = len(state.hands)
+    for objective in OBJECTIVES:
+        for player in range(players):
+            solution = cf.solve(state, player=player, objective=objective)
+            assert solution.proven
+            assert solution.value == expected[player + (players if objective == "margin" else 0)], (objective, player)
+            end = state
+            for move in solution.line:
+                end = cf.apply(end, move)
+            assert end.is_over, "the line plays the round to its end"
+            assert _value_of(end, player, objective) == solution.value
+
+
+@given(solvable(), st.sampled_from(OBJECTIVES), st.data())
+def test_a_spent_budget_gives_a_bound_on_the_side_of_the_seat_to_move(
+    state: cf.RoundState, objective: str, data: st.DataObject
+) -> None:
+    player = data.draw(st.integers(0, len(state.hands) - 1))
+    exact = cf.solve(state, player=player, objective=objective)
+    budget = data.draw(st.integers(0, exact.nodes))
+    solution = cf.solve(state, player=player, objective=objective, max_nodes=budget)
+    assert solution.nodes <= budget or solution.proven
+    if solution.proven:
+        assert solution.value == exact.value
+        return
+    mover = state.current_player
+    assert solution.bound == ("upper" if mover == player else "lower")
+    if solution.bound == "upper":
+        assert exact.value <= solution.value
+    else:
+        assert exact.value >= solution.value
+    assert len(solution.line) <= 1
+    for move in solution.line:  # the move that makes the bound: its round's value is on the bound's side
+        after = cf.solve(cf.apply(state, move), player=player, objective=objective).value
+        assert after <= solution.value if solution.bound == "upper" else after >= solution.value
+
+
+# -- positions of their own --------------------------------------------------------------------
+
+
+def test_the_puzzle_player_0_goes_out_in_two_turns() -> None:
+    state = cf.parse_position(
+        "trains[max_pip=6] 0 - 2 5-5,2-1/4-4,3-0 0-0,1-0,1-1,2-0,2-2,3-1,3-2,3-3,4-0,4-1,4-2,4-3,5-0,5-1,5-2,5-3,"
+        "5-4,6-0,6-1,6-3,6-4 6-6,6-5<0,6-2<0 play"
+    )
+    score = cf.solve(state, objective="score")
+    margin = cf.solve(state)
+    assert (score.value, margin.value) == (0, -11)  # out, and player 1 left with 4-4 and 3-0 (11)
+    assert [str(move) for move in score.line] == ["2-1@2", "draw", "pass", "5-5@1"]
+
+
+def test_a_finished_round_is_worth_its_score() -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=4)
+    state = game.round
+    while not state.is_over:
+        state = cf.apply(state, cf.legal_moves(state)[0])
+    for player in range(3):
+        for objective in OBJECTIVES:
+            solution = cf.solve(state, player=player, objective=objective)
+            assert solution == Solution(_value_of(state, player, objective), "exact", (), 1, player, objective)
+
+
+def test_a_game_is_solved_in_its_round() -> None:
+    game = cf.new_game(cf.Rules.cross(max_pip=6, hand_size=3), players=2, seed=2)
+    assert cf.solve(game) == cf.solve(game.round)
+    assert cf.solve(game).player == game.current_player
+
+
+@pytest.mark.parametrize(
+    ("arguments", "error", "message"),
+    [
+        ({"objective": "win"}, ValueError, "objective must be 'score' or 'margin'"),
+        ({"objective": 1}, TypeError, "objective is 'score' or 'margin'"),
+        ({"player": 2}, ValueError, "player must be a seat from 0 to 1"),
+        ({"player": -1}, ValueError, "player must be a seat from 0 to 1"),
+        ({"player": True}, TypeError, "player is a seat"),
+        ({"max_nodes": -1}, ValueError, "max_nodes must be a whole number 0 or more"),
+        ({"max_nodes": 1.5}, TypeError, "max_nodes is a whole number"),
+    ],
+)
+def test_bad_arguments_are_refused(arguments: dict[str, Any], error: type[Exception], message: str) -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=1)
+    with pytest.raises(error, match=message):
+        cf.solve(game, **arguments)
+
+
+def test_only_states_are_solved() -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=1)
+    with pytest.raises(TypeError, match="solve takes a RoundState or GameState, got PlayerView"):
+        cf.solve(cf.observe(game, 0))  # type: ignore[arg-type]
+
+
+def test_no_budget_gives_the_widest_bound() -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=1)
+    tiles_left = sum(game.rules.tile_value(tile) for tiles in (*game.round.hands, game.round.yard) for tile in tiles)
+    assert cf.solve(game, max_nodes=0) == Solution(tiles_left, "upper", (), 0, game.current_player, "margin")
+    other = 1 - game.current_player
+    assert cf.solve(game, player=other, objective="score", max_nodes=0).value == 0
+    assert cf.solve(game, player=other, max_nodes=0).bound == "lower"
+
+
+# -- the table's key ------------------------------------------------------------------------------
+
+
+def _walk(state: Round, rng: random.Random) -> list[tuple[Round, int, Round]]:
+    """Plays ``state`` to its end at random: each round, the move made, and the round after it."""
+    steps = []
+    while not state.over:
+        move = rng.choice(state.legal())
+        after = state.after(move)
+        steps.append((state, move, after))
+        state = after
+    return steps
+
+
+@given(dealt(), st.integers(0, 2**32), st.sampled_from([SCORE, MARGIN]))
+def test_the_key_kept_move_by_move_is_the_key_computed_afresh(state: cf.RoundState, seed: int, objective: int) -> None:
+    core = state._round
+    player = seed % len(core.hands)
+    yard = yard_keys(core.yard)
+    key = position_key(core, player, objective, yard)
+    for before, move, after in _walk(core, random.Random(seed)):
+        assert key == position_key(before, player, objective, yard)
+        key = key_after(key, before, move, after, yard)
+        assert key == position_key(after, player, objective, yard)
+
+
+def _two_twos(**changes: Any) -> cf.RoundState:
+    """Gets a position with two open ends offering 2 (nodes 3 and 4): player 0 holds 2-1, 2-0 and 1-0, player 1 a
+    tile it cannot play, and nobody can draw."""
+    arguments: dict[str, Any] = {"center": "6-6", "plays": "6-5@0 6-4@0 5-2@1 4-2@2", "arms": 2, "reserve": 0}
+    return position(cf.Rules.trains(max_pip=6), ["2-1 2-0 1-0", "3-3"], **{**arguments, **changes})
+
+
+def _key(state: cf.RoundState, moves: str = "") -> int:
+    """Gets the key of ``state`` after ``moves``, kept move by move from the key computed afresh."""
+    core = state._round
+    yard = yard_keys(core.yard)
+    key = position_key(core, 0, MARGIN, yard)
+    for text in moves.split():
+        code = move_code(cf.parse_move(text))
+        assert code in core.legal(), text
+        after = core.after(code)
+        key = key_after(key, core, code, after, yard)
+        core = after
+    return key
+
+
+def test_the_key_is_the_same_for_the_same_openings_on_other_nodes() -> None:
+    state = _two_twos()
+    assert _key(state, "2-1@3 pass 2-0@4") == _key(state, "2-0@4 pass 2-1@3") == _key(state, "2-0@3 pass 2-1@4")
+    assert _key(state, "2-1@3") == _key(state, "2-1@4")  # so only one of the two is searched
+    assert _key(state, "2-1@3") != _key(state, "2-0@3")
+
+
+def test_the_key_tells_apart_the_seat_to_move_and_the_tile_drawn() -> None:
+    state = _two_twos()
+    assert _key(state) != _key(_two_twos(current=1))
+    assert _key(state) != _key(_two_twos(drawn="2-1"))
+    assert _key(state) != _key(_two_twos(plays="6-5@0 6-4@0 5-2@1"))  # one end offering 2, and one offering 4
+
+
+@given(solvable(), st.randoms(use_true_random=False))
+def test_a_table_shared_with_a_position_one_part_of_the_key_apart_changes_no_value(
+    state: cf.RoundState, rng: random.Random
+) -> None:
+    hand = state.hands[state.current_player]
+    variants = [
+        attrs.evolve(state, current_player=(state.current_player + 1) % len(state.hands), drawn=None),
+        attrs.evolve(state, drawn=None if state.drawn is not None or not hand else rng.choice(hand)),
+        attrs.evolve(state, yard=rng.sample(state.yard, len(state.yard))),
+    ]
+    for variant in variants:
+        table = Table()
+        for solved in (state, variant):
+            core = solved._round
+            for player in range(len(core.hands)):
+                for objective in (SCORE, MARGIN):
+                    shared = solve_round(core, player, objective, table, NO_LIMIT)
+                    assert shared.value == solve_round(core, player, objective, None, NO_LIMIT).value
