@@ -13,15 +13,15 @@ from typing import Any
 
 import attrs
 import pytest
-from hypothesis import assume, event, given, settings, strategies as st
+from hypothesis import assume, event, given, strategies as st
 
 import chickenfoot as cf
-from chickenfoot.solver import Solution
 from chickenfoot import reference as ref
 from chickenfoot._core import Round
 from chickenfoot._core._solve import MARGIN, NO_LIMIT, SCORE, Table, key_after, position_key, solve_round, yard_keys
 from chickenfoot._game import move_code
 from chickenfoot.conformance import reference_round
+from chickenfoot.solver import Solution
 from helpers import position
 from strategies import playable
 

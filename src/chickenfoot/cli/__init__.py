@@ -1,4 +1,4 @@
-"""The ``chickenfoot`` command line: simulate, play, tournament, ladder, analyse, replay and rules.
+"""The ``chickenfoot`` command line: simulate, play, tournament, ladder, analyse, solve, replay and rules.
 
 Built on click and rich, which come with the optional ``cli`` extra (``python -m pip install ".[cli]"``
 from a checkout, ``"chickenfoot[cli]"`` once it is on PyPI).
@@ -29,7 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"they come with the 'cli' extra: {install_command('cli')}\n"
         )
         return 1
-    from . import _analyse, _ladder, _tournament  # noqa: F401 - each registers its command on the app
+    from . import _analyse, _ladder, _solve, _tournament  # noqa: F401 - each registers its command on the app
     from ._app import app
 
     _exit_on_sigterm()
