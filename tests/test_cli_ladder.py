@@ -185,3 +185,15 @@ def test_solve_refuses_bad_input(capsys: pytest.CaptureFixture[str], argv: list[
     code, _, err = run(capsys, "solve", *argv)
     assert code == 2
     assert message in err
+
+
+def test_analyse_exact_solves_each_world(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "analyse", PUZZLE, "--exact", "--simulations", "4", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["simulations"] == 4
+    assert [row["visits"] for row in data["moves"]] == [4, 4]
+    best, other = data["moves"]
+    assert best["score"] <= other["score"]
+    assert all(row["low"] <= row["score"] <= row["high"] for row in data["moves"])
+    assert sorted(row["move"] for row in data["moves"]) == ["2-1@2", "5-5@1"]

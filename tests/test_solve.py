@@ -16,7 +16,7 @@ import pytest
 from hypothesis import assume, event, given, strategies as st
 
 import chickenfoot as cf
-from chickenfoot import reference as ref
+from chickenfoot import bots, reference as ref
 from chickenfoot._core import Round
 from chickenfoot._core._solve import MARGIN, NO_LIMIT, SCORE, Table, key_after, position_key, solve_round, yard_keys
 from chickenfoot._game import move_code
@@ -321,3 +321,90 @@ def test_a_table_shared_with_a_position_one_part_of_the_key_apart_changes_no_val
                 for objective in (SCORE, MARGIN):
                     shared = solve_round(core, player, objective, table, NO_LIMIT)
                     assert shared.value == solve_round(core, player, objective, None, NO_LIMIT).value
+
+
+# -- the double-dummy analysis and the bot built on it ----------------------------------------------
+
+
+def _small_view(rules: cf.Rules, seed: int) -> cf.PlayerView | None:
+    """Plays a game of ``rules`` at random to the first position of round 0 whose worlds are small enough to search
+    whole (a tree of at most :data:`TREE_LIMIT` rounds, by the true one) with a choice of moves; gets its view."""
+    game = cf.new_game(rules, players=2, seed=seed)
+    rng = random.Random(seed)
+    while game.round_index == 0 and game.current_player is not None:
+        if len(cf.legal_moves(game)) > 1 and _tree_size(game.round._round, TREE_LIMIT) <= TREE_LIMIT:
+            return cf.observe(game, game.current_player)
+        game = cf.apply(game, rng.choice(cf.legal_moves(game)))
+    return None
+
+
+def _small_views(count: int) -> list[tuple[int, cf.PlayerView]]:
+    """Gets ``count`` views with small worlds, of either preset in turn, each with the seed of its game."""
+    views = []
+    seed = 0
+    while len(views) < count:
+        rules = cf.Rules.preset("cross" if seed % 2 else "trains", max_pip=6, hand_size=4, reserve=14)
+        view = _small_view(rules, seed)
+        if view is not None:
+            views.append((seed, view))
+        seed += 1
+    return views
+
+
+def _world_values(view: cf.PlayerView, seed: int, worlds: int, objective: str) -> dict[cf.Move, list[int]]:
+    """Gets each legal move's value in each of the first ``worlds`` worlds a search of ``view`` with ``seed`` draws,
+    searched whole through the reference."""
+    from chickenfoot._bots._searches import _view_world
+    from chickenfoot._bots._simple import view_rng
+    from chickenfoot._game._state import round_of
+
+    rng = view_rng(seed, view)
+    sample = _view_world(view)
+    drawn = [round_of(sample(rng)) for _ in range(worlds)]  # the worlds the search draws, in its order
+    at = view.player + (view.players if objective == "margin" else 0)
+    values: dict[cf.Move, list[int]] = {}
+    for move in view.legal_moves:
+        values[move] = []
+        for world in drawn:
+            after = cf.apply(world, move)
+            value = _objectives(cf.score_round(after))[at] if after.is_over else minimax(reference_round(after))[at]
+            values[move].append(value)
+    return values
+
+
+@pytest.mark.parametrize(("seed", "view"), _small_views(4))
+def test_exact_analysis_averages_the_whole_trees_of_the_worlds_it_samples(seed: int, view: cf.PlayerView) -> None:
+    analysis = bots.analyse(view, simulations=5, seed=seed, exact=True)
+    expected = _world_values(view, seed, 5, "score")
+    assert analysis.simulations == 5
+    assert sorted(str(row.move) for row in analysis.moves) == sorted(str(move) for move in expected)
+    for row in analysis.moves:
+        assert row.visits == 5
+        assert row.score == pytest.approx(sum(expected[row.move]) / 5), row.move
+        assert row.low <= row.score <= row.high
+        assert row.line[0] == row.move
+    assert [row.score for row in analysis.moves] == sorted(row.score for row in analysis.moves)
+
+
+def test_exact_analysis_refuses_what_it_cannot_solve() -> None:
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
+    view = cf.observe(game, game.current_player)
+    with pytest.raises(ValueError, match="no world could be solved within max_nodes=10 positions"):
+        bots.analyse(view, simulations=2, exact=True, max_nodes=10)
+    with pytest.raises(TypeError, match="exact is True or False"):
+        bots.analyse(view, exact=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_nodes must be a whole number of 1 or more"):
+        bots.analyse(view, exact=True, max_nodes=0)
+
+
+@pytest.mark.parametrize(("seed", "view"), _small_views(4))
+def test_the_solver_bot_plays_the_move_of_lowest_mean_exact_margin(seed: int, view: cf.PlayerView) -> None:
+    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed)  # five worlds
+    assert sum(view.hand_sizes) <= 12, "few enough tiles to solve"
+    values = _world_values(view, seed, 5, "margin")
+    assert sum(values[bot(view)]) == min(sum(got) for got in values.values())
+
+
+def test_the_solver_bot_refuses_a_bad_threshold() -> None:
+    with pytest.raises(ValueError, match="exact_tiles must be a whole number of 0 or more"):
+        bots.SolverBot(exact_tiles=-1)

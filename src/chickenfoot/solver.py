@@ -14,7 +14,7 @@ from typing import Literal, TypeAlias
 
 import attrs
 
-from ._core import EXACT, MARGIN, NO_LIMIT, SCORE, UPPER, code_onto, solve_round
+from ._core import EXACT, MARGIN, NO_LIMIT, SCORE, UPPER, Round, code_onto, solve_round
 from ._game import MOVES, GameState, Move, RoundState
 
 __all__ = ["Bound", "Objective", "Solution", "solve"]
@@ -67,6 +67,32 @@ class Solution:
         return self.bound == "exact"
 
 
+def _checked(state: object, player: object, objective: object, max_nodes: object) -> tuple[Round, int, int]:
+    """Checks :func:`solve`'s arguments; gets the core round, the seat and the node budget."""
+    if type(state) is GameState:
+        state = state.round
+    if type(state) is not RoundState:
+        raise TypeError(f"solve takes a RoundState or GameState, got {type(state).__name__}")
+    core = state._round
+    if type(objective) is not str:
+        raise TypeError(f"objective is 'score' or 'margin' (a str), got {objective!r:.40}")
+    if objective not in _OBJECTIVES:
+        raise ValueError(f"objective must be 'score' or 'margin', got {objective!r:.40}")
+    seat = core.current if player is None else player
+    if type(seat) is not int:
+        raise TypeError(f"player is a seat (an int) or None for the player to move, got {player!r:.40}")
+    if not 0 <= seat < len(core.hands):
+        raise ValueError(f"player must be a seat from 0 to {len(core.hands) - 1}, got {seat}")
+    budget = NO_LIMIT
+    if max_nodes is not None:
+        if type(max_nodes) is not int:
+            raise TypeError(f"max_nodes is a whole number (an int) or None for no limit, got {max_nodes!r:.40}")
+        if max_nodes < 0:
+            raise ValueError(f"max_nodes must be a whole number 0 or more (or None for no limit), got {max_nodes}")
+        budget = min(max_nodes, NO_LIMIT)
+    return core, seat, budget
+
+
 def solve(
     state: RoundState | GameState,
     *,
@@ -77,7 +103,7 @@ def solve(
     """Solves a round position exactly: the lowest value ``player`` can guarantee, to the end of the round.
 
     Every hand and the yard's order are read from ``state`` (a deal, a hand-set puzzle, a world
-    from :func:`~chickenfoot.determinize`; a :class:`GameState` is solved in its round in play),
+    from :func:`~chickenfoot.determinize`; a :class:`~chickenfoot.GameState` is solved in its round in play),
     and a draw takes ``yard[0]``, as :func:`~chickenfoot.apply` does. ``objective="score"``
     measures ``player``'s round score (SCORE-1); ``"margin"`` that score less the lowest round
     score among the others (with two players, the score difference). ``player`` (default: the
@@ -103,27 +129,7 @@ def solve(
     >>> solution.value, solution.proven, " ".join(map(str, solution.line))
     (0, True, '2-1@2 draw pass 5-5@1')
     """
-    if type(state) is GameState:
-        state = state.round
-    if type(state) is not RoundState:
-        raise TypeError(f"solve takes a RoundState or GameState, got {type(state).__name__}")
-    core = state._round
-    if type(objective) is not str:
-        raise TypeError(f"objective is 'score' or 'margin' (a str), got {objective!r:.40}")
-    if objective not in _OBJECTIVES:
-        raise ValueError(f"objective must be 'score' or 'margin', got {objective!r:.40}")
-    seat = core.current if player is None else player
-    if type(seat) is not int:
-        raise TypeError(f"player is a seat (an int) or None for the player to move, got {player!r:.40}")
-    if not 0 <= seat < len(core.hands):
-        raise ValueError(f"player must be a seat from 0 to {len(core.hands) - 1}, got {seat}")
-    budget = NO_LIMIT
-    if max_nodes is not None:
-        if type(max_nodes) is not int:
-            raise TypeError(f"max_nodes is a whole number (an int) or None for no limit, got {max_nodes!r:.40}")
-        if max_nodes < 0:
-            raise ValueError(f"max_nodes must be a whole number 0 or more (or None for no limit), got {max_nodes}")
-        budget = min(max_nodes, NO_LIMIT)
+    core, seat, budget = _checked(state, player, objective, max_nodes)
     solved = solve_round(core, seat, _OBJECTIVES[objective], None, budget)
     table = MOVES.onto_nodes(max((code_onto(code) for code in solved.line), default=0) + 1)
     bound: Bound = "exact" if solved.kind == EXACT else "upper" if solved.kind == UPPER else "lower"

@@ -35,12 +35,14 @@ from ._registry import (
     make_bot as make_bot,
 )
 from ._searches import (
+    EXACT_WORLDS as EXACT_WORLDS,
     Analysis as Analysis,
     MoveAnalysis as MoveAnalysis,
     OmniscientBot as OmniscientBot,
     RolloutBot as RolloutBot,
     SamplerBot as SamplerBot,
     SearchBot as SearchBot,
+    SolverBot as SolverBot,
     analyse as analyse,
 )
 from ._simple import (

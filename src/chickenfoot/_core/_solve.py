@@ -299,6 +299,7 @@ class _Search:
             ranks[at] = rank
         return ranked
 
+    # Kept whole: the alpha-beta's inner loop, run at every node; a call more per node is a cost mypyc cannot remove.
     def search(self, state: Round, key: int, alpha: int, beta: int) -> int:
         """Gets the value of ``state`` (not over) if strictly between ``alpha`` and ``beta``, else a bound past the
         one it falls beyond (fail-soft); sets :attr:`best` to the best move.
