@@ -398,13 +398,106 @@ def test_exact_analysis_refuses_what_it_cannot_solve() -> None:
 
 
 @pytest.mark.parametrize(("seed", "view"), _small_views(4))
-def test_the_solver_bot_plays_the_move_of_lowest_mean_exact_margin(seed: int, view: cf.PlayerView) -> None:
-    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed)  # five worlds
-    assert sum(view.hand_sizes) <= 12, "few enough tiles to solve"
+def test_the_solver_bot_plays_the_move_of_lowest_mean_exact_margin_weighted_by_the_model(
+    seed: int, view: cf.PlayerView
+) -> None:
+    from chickenfoot._bots._searches import _likelihood
+    from chickenfoot._bots._simple import view_rng
+    from chickenfoot._game import Worlds
+
+    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed, exact_tiles=20)  # five worlds
+    assert sum(view.hand_sizes) <= 20, "few enough tiles to solve"
+    assert view.history
     values = _world_values(view, seed, 5, "margin")
-    assert sum(values[bot(view)]) == min(sum(got) for got in values.values())
+    worlds, rng = Worlds(view), view_rng(seed, view)
+    codes = [move_code(move) for _, move in view.history]
+    movers = [seat for seat, _ in view.history]
+    weights = []
+    for _ in range(5):  # the same worlds, each weighed by how likely the others' moves were in it
+        worlds.sample(rng)
+        assert worlds.start is not None
+        weights.append(_likelihood(worlds.start, codes, movers, view.player))
+    means = {move: sum(w * v for w, v in zip(weights, got, strict=True)) for move, got in values.items()}
+    assert means[bot(view)] == pytest.approx(min(means.values()))
 
 
 def test_the_solver_bot_refuses_a_bad_threshold() -> None:
     with pytest.raises(ValueError, match="exact_tiles must be a whole number of 0 or more"):
         bots.SolverBot(exact_tiles=-1)
+
+
+def test_the_model_of_the_others_play_finds_greedy_play_likely_and_other_play_less() -> None:
+    from chickenfoot._bots._searches import _likelihood
+
+    for seed in range(3):
+        start = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=seed)
+        greedy, rng = bots.GreedyBot(), random.Random(seed)
+        for opponent_greedy in (True, False):
+            game, expected = start, 1.0
+            while game.round_index == 0 and game.current_player is not None:
+                moves = cf.legal_moves(game)
+                if game.current_player == 1 and opponent_greedy:
+                    move = greedy(cf.observe(game, 1))
+                else:
+                    move = rng.choice(moves)
+                if game.current_player == 1 and len(moves) > 1:  # the model: 0.7 on GreedyBot's move, 0.3 spread
+                    expected *= 0.3 / len(moves) + (0.7 if move == greedy(cf.observe(game, 1)) else 0.0)
+                game = cf.apply(game, move)
+                codes = [move_code(move) for _, move in game.round.history]
+                movers = [seat for seat, _ in game.round.history]
+                if game.round_index == 0:
+                    got = _likelihood(start.round._round, codes, movers, 0)
+                    assert got == pytest.approx(expected), (seed, len(codes))
+
+
+@pytest.mark.parametrize(("seed", "view"), _small_views(2))
+def test_the_solver_bot_without_inference_weighs_every_world_alike(seed: int, view: cf.PlayerView) -> None:
+    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed, exact_tiles=20, infer=False)
+    values = _world_values(view, seed, 5, "margin")
+    assert sum(values[bot(view)]) == min(sum(got) for got in values.values())
+    assert repr(bot) == f"SolverBot(simulations=100, seed={seed}, exact_tiles=20, infer=False)"
+
+
+def test_the_weights_change_the_solver_bots_move_where_the_model_says_so() -> None:
+    # Views late in round 0, with the others' choices in their history; each world's margins by the solver (checked
+    # against the reference above). Where the weighted and the plain means prefer different moves, the bot must
+    # take the weighted one; the seeds are chosen so that this happens.
+    from chickenfoot._bots._searches import _likelihood
+    from chickenfoot._bots._simple import view_rng
+    from chickenfoot._game import Worlds
+    from chickenfoot._game._state import round_of
+
+    legal = cf.legal_moves
+    differing = 0
+    for seed in range(12):
+        game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=seed)
+        rng = random.Random(seed)
+        while game.current_player is not None and (
+            sum(map(len, game.round.hands)) > 8 or len(cf.legal_moves(game)) < 2
+        ):
+            game = cf.apply(game, rng.choice(cf.legal_moves(game)))
+        if game.round_index or game.current_player is None:
+            continue
+        view = cf.observe(game, game.current_player)
+        worlds, sampling = Worlds(view), view_rng(seed, view)
+        codes = [move_code(move) for _, move in view.history]
+        movers = [seat for seat, _ in view.history]
+        weighted = dict.fromkeys(view.legal_moves, 0.0)
+        plain = dict.fromkeys(view.legal_moves, 0.0)
+        for _ in range(5):
+            world = round_of(worlds.sample(sampling))
+            assert worlds.start is not None
+            weight = _likelihood(worlds.start, codes, movers, view.player)
+            for move in view.legal_moves:
+                after = cf.apply(world, move)
+                scores = cf.score_round(after)
+                value = (
+                    _objectives(scores)[view.player + 2] if after.is_over else cf.solve(after, player=view.player).value
+                )
+                weighted[move] += weight * value
+                plain[move] += value
+        best = min(weighted.values())
+        chosen = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed)(view)
+        assert weighted[chosen] == pytest.approx(best)
+        differing += plain[chosen] != min(plain.values())
+    assert differing > 0, "no view where the weights change the move: choose other seeds"

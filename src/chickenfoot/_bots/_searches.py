@@ -16,7 +16,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 import attrs
 
@@ -29,8 +29,10 @@ from .._core import (
     Round,
     Searcher,
     Table,
+    best_play,
     code_onto,
     greedy_playout,
+    off_board_counts,
     round_on,
     shuffle,
     solve_round,
@@ -526,18 +528,23 @@ class RolloutBot(_Budgeted):
         if len(moves) == 1:
             return moves[0]
         rng = view_rng(self.seed, view)
-        world = _view_world(view)
+        world = self._worlds(view)
         codes = [move_code(move) for move in moves]
         totals = [0.0] * len(codes)
         clock = time.thread_time
         deadline = None if self.seconds is None else clock() + self.seconds
         done = 0
         while done < self.simulations if deadline is None else clock() < deadline:
-            state = world(rng)
+            state, weight = world(rng)
             for at, code in enumerate(codes):
-                totals[at] += _standing(greedy_playout(state.after(code)).scores(), view.player)
+                totals[at] += weight * _standing(greedy_playout(state.after(code)).scores(), view.player)
             done += len(codes)
         return moves[max(range(len(codes)), key=totals.__getitem__)]
+
+    def _worlds(self, view: PlayerView) -> Callable[[random.Random], tuple[Round, float]]:
+        """Gets how to sample a world for ``view``, with its weight (here 1: every world sampled counts alike)."""
+        world = _view_world(view)
+        return lambda rng: (world(rng), 1.0)
 
 
 class SolverBot(RolloutBot):
@@ -553,10 +560,15 @@ class SolverBot(RolloutBot):
     whose solve would pass its node budget is left out; if none is solved, it plays as
     :class:`RolloutBot` for that move.
 
+    With ``infer`` (the default), both phases weigh each world by how likely the others' moves of
+    the round were in it, under a model of their play: at each choice GreedyBot's move with
+    chance 0.7, and any legal move with the rest spread evenly (the world's deal is replayed
+    through the round's history). A world in which an opponent would have thrown away what
+    GreedyBot keeps counts for less.
+
     The budget is ``simulations`` rollouts a move, of which a solved world costs
     ``WORLD_COST`` (at least one world), or ``seconds`` of CPU time if given (then a solve may
-    search about 300,000 positions a second left). It does not yet weigh the worlds by how
-    likely the others' moves were in them (the inference of the issue that asked for it).
+    search about 300,000 positions a second left).
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
@@ -569,17 +581,44 @@ class SolverBot(RolloutBot):
     """How many rollouts of the budget a world solved exactly counts for."""
 
     def __init__(
-        self, simulations: int = ROLLOUTS, *, seconds: float | None = None, seed: int = 0, exact_tiles: int = 12
+        self,
+        simulations: int = ROLLOUTS,
+        *,
+        seconds: float | None = None,
+        seed: int = 0,
+        exact_tiles: int = 12,
+        infer: bool = True,
     ) -> None:
-        """Builds the bot with a budget, a seed, and the tiles in all hands from which it solves exactly."""
+        """Builds the bot with a budget, a seed, the tiles in all hands from which it solves exactly, and whether it
+        weighs the worlds by the others' moves."""
         super().__init__(simulations, seconds=seconds, seed=seed)
         if type(exact_tiles) is not int or exact_tiles < 0:
             raise ValueError(f"exact_tiles must be a whole number of 0 or more, got {exact_tiles!r}")
+        if type(infer) is not bool:
+            raise TypeError(f"infer is True or False, got {infer!r:.40}")
         self.exact_tiles = exact_tiles
+        self.infer = infer
         self._table = Table()
 
     def _tuning(self) -> str:
-        return f", exact_tiles={self.exact_tiles}" if self.exact_tiles != 12 else ""
+        tuning = f", exact_tiles={self.exact_tiles}" if self.exact_tiles != 12 else ""
+        return tuning + ("" if self.infer else ", infer=False")
+
+    def _worlds(self, view: PlayerView) -> Callable[[random.Random], tuple[Round, float]]:
+        """Gets how to sample a world for ``view`` with its weight: how likely the others' moves were in it, under
+        :class:`GreedyBot`'s preferences (:func:`_likelihood`), when inferring and the view has a history."""
+        if not self.infer or not view.history:
+            return super()._worlds(view)
+        worlds = Worlds(view)
+        codes = [move_code(move) for _, move in view.history]
+        movers = [seat for seat, _ in view.history]
+
+        def sample(rng: random.Random) -> tuple[Round, float]:
+            world = worlds.sample(rng)
+            assert worlds.start is not None  # set by every sample of a view with a history
+            return world, _likelihood(worlds.start, codes, movers, view.player)
+
+        return sample
 
     def __call__(self, view: PlayerView) -> Move:
         """Returns the move with the lowest mean exact value over the worlds solved, or RolloutBot's move."""
@@ -595,9 +634,9 @@ class SolverBot(RolloutBot):
     def _solved_move(self, view: PlayerView, moves: tuple[Move, ...]) -> Move | None:
         """Solves worlds sampled for ``view`` after every move; gets the lowest mean, or ``None`` if none was solved."""
         rng = view_rng(self.seed, view)
-        world = _view_world(view)
+        world = self._worlds(view)
         codes = [move_code(move) for move in moves]
-        totals = [0] * len(codes)
+        totals = [0.0] * len(codes)
         clock = time.thread_time
         start = clock()
         deadline = None if self.seconds is None else start + self.seconds
@@ -605,7 +644,7 @@ class SolverBot(RolloutBot):
         tried = solved = 0
         while tried < worlds if deadline is None else (clock() < deadline or tried == 0):
             tried += 1
-            sample = world(rng)
+            sample, weight = world(rng)
             budget = 200_000 if deadline is None else max(1000, int((deadline - clock()) * 300_000))
             values: list[int] = []
             for code in codes:
@@ -622,10 +661,36 @@ class SolverBot(RolloutBot):
             else:
                 solved += 1
                 for at, value in enumerate(values):
-                    totals[at] += value
+                    totals[at] += weight * value
         if not solved:
             return None
         return moves[min(range(len(codes)), key=totals.__getitem__)]
+
+
+_LIKELY: Final = 0.7
+"""How likely the model of the others' play (:func:`_likelihood`) makes GreedyBot's choice (the rest: spread evenly)."""
+
+
+def _likelihood(start: Round, codes: list[int], movers: list[int], viewer: int) -> float:
+    """Gets how likely the others' moves ``codes`` (made by ``movers``) were from the round's start ``start``.
+
+    The model of the others' play: at each choice (more than one legal move) a seat other than
+    ``viewer`` makes :class:`GreedyBot`'s move with chance :data:`_LIKELY`, and any legal move
+    with the rest spread evenly. A world in which the others' moves were what GreedyBot would
+    have played is likelier than one in which they threw away what it would have kept.
+    """
+    state = start
+    held = [0] * (start.setup.settings.max_pip + 1)
+    weight = 1.0
+    for code, mover in zip(codes, movers, strict=True):
+        moves = state.legal()
+        if mover != viewer and len(moves) > 1:
+            chance = (1 - _LIKELY) / len(moves)
+            if code == best_play(state, moves, held, off_board_counts(state)):
+                chance += _LIKELY
+            weight *= chance
+        state = state.after(code)
+    return weight
 
 
 def _standing(scores: tuple[int, ...], seat: int) -> float:

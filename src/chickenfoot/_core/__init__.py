@@ -58,7 +58,13 @@ from ._codes import (  # noqa: E402
     play as play,
     tile_index as tile_index,
 )
-from ._greedy import count_values as count_values, greedy_playout as greedy_playout, rating as rating  # noqa: E402
+from ._greedy import (  # noqa: E402
+    best_play as best_play,
+    count_values as count_values,
+    greedy_playout as greedy_playout,
+    off_board_counts as off_board_counts,
+    rating as rating,
+)
 from ._round import (  # noqa: E402
     Deal as Deal,
     Game as Game,
