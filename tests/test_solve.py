@@ -467,7 +467,6 @@ def test_the_weights_change_the_solver_bots_move_where_the_model_says_so() -> No
     from chickenfoot._game import Worlds
     from chickenfoot._game._state import round_of
 
-    legal = cf.legal_moves
     differing = 0
     for seed in range(12):
         game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=seed)
