@@ -363,7 +363,7 @@ def analyse(
     (:func:`chickenfoot.solver.solve`'s search, objective ``"score"``), so a move's ``score`` is
     the mean over the worlds of the lowest round score the mover can guarantee in that world
     against the others' best play, with a 95% normal interval over the worlds. ``simulations``
-    is then the worlds to solve (default :data:`EXACT_WORLDS`), ``visits`` the worlds solved,
+    is then the worlds to solve (default 30), ``visits`` the worlds solved,
     ``win`` is ``None``, and the moves come lowest mean first, each with its line in the first
     world solved. A world whose solve after some move needs more than ``max_nodes`` positions is
     left out (the count of worlds says how many were solved); :class:`ValueError` if none could
