@@ -3,7 +3,8 @@
     python benchmarks/solver_parts.py --ms 10 --players 4 --preset trains --deals 10 --workers 1
 
 Plays one ladder (chickenfoot.tournament.ladder, duplicate deals, every rotation of the seats)
-between ``solver`` (exact endgames and inference), ``solver`` without inference, ``rollout``
+between ``solver`` (exact endgames and inference, ``infer=True``), ``solver`` without inference
+(the default), ``rollout``
 (the same search before the endgame, no exact solving) and ``search``, each with ``--ms``
 milliseconds of CPU time a move, and prints the paired comparisons by round and by game
 (rating difference with its interval, and mean totals per game). SolverBot without inference
@@ -34,8 +35,8 @@ def main() -> int:
     args = parser.parse_args()
     seconds = args.ms / 1000
     bots: dict[str, Bot] = {
-        "solver": SolverBot(seconds=seconds),
-        "solver-no-inference": SolverBot(seconds=seconds, infer=False),
+        "solver": SolverBot(seconds=seconds, infer=True),
+        "solver-no-inference": SolverBot(seconds=seconds),
         "rollout": RolloutBot(seconds=seconds),
         "search": SearchBot(seconds=seconds),
     }

@@ -405,7 +405,7 @@ def test_the_solver_bot_plays_the_move_of_lowest_mean_exact_margin_weighted_by_t
     from chickenfoot._bots._simple import view_rng
     from chickenfoot._game import Worlds
 
-    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed, exact_tiles=20)  # five worlds
+    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed, exact_tiles=20, infer=True)
     assert sum(view.hand_sizes) <= 20, "few enough tiles to solve"
     assert view.history
     values = _world_values(view, seed, 5, "margin")
@@ -455,7 +455,8 @@ def test_the_solver_bot_without_inference_weighs_every_world_alike(seed: int, vi
     bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed, exact_tiles=20, infer=False)
     values = _world_values(view, seed, 5, "margin")
     assert sum(values[bot(view)]) == min(sum(got) for got in values.values())
-    assert repr(bot) == f"SolverBot(simulations=100, seed={seed}, exact_tiles=20, infer=False)"
+    assert repr(bot) == f"SolverBot(simulations=100, seed={seed}, exact_tiles=20)"
+    assert repr(bots.SolverBot(infer=True)) == "SolverBot(simulations=500, seed=0, infer=True)"
 
 
 def test_the_weights_change_the_solver_bots_move_where_the_model_says_so() -> None:
@@ -496,7 +497,7 @@ def test_the_weights_change_the_solver_bots_move_where_the_model_says_so() -> No
                 weighted[move] += weight * value
                 plain[move] += value
         best = min(weighted.values())
-        chosen = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed)(view)
+        chosen = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, seed=seed, infer=True)(view)
         assert weighted[chosen] == pytest.approx(best)
         differing += plain[chosen] != min(plain.values())
     assert differing > 0, "no view where the weights change the move: choose other seeds"

@@ -560,11 +560,12 @@ class SolverBot(RolloutBot):
     whose solve would pass its node budget is left out; if none is solved, it plays as
     :class:`RolloutBot` for that move.
 
-    With ``infer`` (the default), both phases weigh each world by how likely the others' moves of
-    the round were in it, under a model of their play: at each choice GreedyBot's move with
-    chance 0.7, and any legal move with the rest spread evenly (the world's deal is replayed
-    through the round's history). A world in which an opponent would have thrown away what
-    GreedyBot keeps counts for less.
+    With ``infer=True``, both phases weigh each world by how likely the others' moves of the
+    round were in it, under a model of their play: at each choice GreedyBot's move with chance
+    0.7, and any legal move with the rest spread evenly (the world's deal is replayed through the
+    round's history). A world in which an opponent would have thrown away what GreedyBot keeps
+    counts for less. It is off by default: at 10 ms a move with four players it lost about 55
+    rating points a round against the same bot without it (benchmarks/solver_parts.py).
 
     The budget is ``simulations`` rollouts a move, of which a solved world costs
     ``WORLD_COST`` (at least one world), or ``seconds`` of CPU time if given (then a solve may
@@ -587,7 +588,7 @@ class SolverBot(RolloutBot):
         seconds: float | None = None,
         seed: int = 0,
         exact_tiles: int = 12,
-        infer: bool = True,
+        infer: bool = False,
     ) -> None:
         """Builds the bot with a budget, a seed, the tiles in all hands from which it solves exactly, and whether it
         weighs the worlds by the others' moves."""
@@ -602,7 +603,7 @@ class SolverBot(RolloutBot):
 
     def _tuning(self) -> str:
         tuning = f", exact_tiles={self.exact_tiles}" if self.exact_tiles != 12 else ""
-        return tuning + ("" if self.infer else ", infer=False")
+        return tuning + (", infer=True" if self.infer else "")
 
     def _worlds(self, view: PlayerView) -> Callable[[random.Random], tuple[Round, float]]:
         """Gets how to sample a world for ``view`` with its weight: how likely the others' moves were in it, under
