@@ -176,13 +176,13 @@ def test_bot_names_give_kinds_and_budgets(spec: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("greedy:5", "only search, sampler, rollout and omniscient take a budget"),
+        ("greedy:5", "only search, sampler, rollout, solver and omniscient take a budget"),
         ("search:0", "write the budget as search:N"),
         ("sampler:5s", "write the budget as sampler:N"),
         ("search:ms", "write the budget as search:N"),
         ("omniscient:-3", "write the budget as omniscient:N"),
         ("rollout:", r"write the budget as rollout:N \(N rollouts a move\)"),
-        ("greedy:", "only search, sampler, rollout and omniscient take a budget"),
+        ("greedy:", "only search, sampler, rollout, solver and omniscient take a budget"),
     ],
 )
 def test_bad_budgets_are_refused_with_a_reason(spec: str, message: str) -> None:

@@ -133,7 +133,67 @@ def test_hint_in_play_shows_the_analysis(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_the_new_commands_have_help_that_fits(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("ladder", "analyse"):
+    for command in ("ladder", "analyse", "solve"):
         code, out, _ = run(capsys, command, "--help")
         assert code == 0
         _fits(out)
+
+
+PUZZLE = (
+    "trains[max_pip=6] 0 - 2 5-5,2-1/4-4,3-0 0-0,1-0,1-1,2-0,2-2,3-1,3-2,3-3,4-0,4-1,4-2,4-3,5-0,5-1,5-2,5-3,"
+    "5-4,6-0,6-1,6-3,6-4 6-6,6-5<0,6-2<0 play"
+)
+"""The positions page's puzzle: player 0 goes out in two turns, leaving player 1 with 4-4 and 3-0 (11)."""
+
+
+def test_solve_prints_the_value_the_line_and_the_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", PUZZLE, "--objective", "score")
+    assert code == 0, err
+    _fits(out)
+    assert "value 0: P0's round score" in out
+    assert "(proven)" in out
+    assert "line: 2-1@2 draw pass 5-5@1" in out
+    assert "nodes: " in out
+    code, out, err = run(capsys, "solve", PUZZLE, "--player", "1", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert (data["player"], data["objective"], data["value"], data["bound"]) == (1, "margin", 11, "exact")
+    assert data["line"][-1] == "5-5@1"
+
+
+def test_solve_with_too_few_nodes_says_it_gives_a_bound(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", PUZZLE, "--max-nodes", "3", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["bound"] == "upper"
+    assert data["nodes"] <= 3
+    code, out, err = run(capsys, "solve", PUZZLE, "--max-nodes", "3")
+    assert "value at most" in out
+    assert "a bound: --max-nodes ran out" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["trains 0 - 1 9-5"], "a position has 8 fields"),
+        ([PUZZLE, "--player", "2"], "seat 2 does not exist with 2 players"),
+        ([PUZZLE, "--objective", "win"], "'win' is not one of 'margin', 'score'"),
+        ([PUZZLE, "--max-nodes", "-1"], "'--max-nodes'"),
+    ],
+)
+def test_solve_refuses_bad_input(capsys: pytest.CaptureFixture[str], argv: list[str], message: str) -> None:
+    code, _, err = run(capsys, "solve", *argv)
+    assert code == 2
+    assert message in err
+
+
+def test_analyse_exact_solves_each_world(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "analyse", PUZZLE, "--exact", "--simulations", "4", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["simulations"] == 4
+    assert [row["visits"] for row in data["moves"]] == [4, 4]
+    best, other = data["moves"]
+    assert best["score"] <= other["score"]
+    assert all(row["low"] <= row["score"] <= row["high"] for row in data["moves"])
+    assert sorted(row["move"] for row in data["moves"]) == ["2-1@2", "5-5@1"]

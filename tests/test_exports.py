@@ -29,6 +29,7 @@ TOPIC_MODULES = [
     "batch.env",
     "reference",
     "conformance",
+    "solver",
 ]
 # The core stays small (the views, a seat's and a spectator's, are core); topics live in modules of their own.
 TOP_LEVEL_LIMIT = 47

@@ -74,7 +74,7 @@ def test_standings_are_computed_by_hand() -> None:
     ("kwargs", "message"),
     [
         ({"lineup": ["greedy", "chess"]}, "unknown bot 'chess'"),
-        ({"lineup": ["greedy", "random:5"]}, "only search, sampler, rollout and omniscient take a budget"),
+        ({"lineup": ["greedy", "random:5"]}, "only search, sampler, rollout, solver and omniscient take a budget"),
         ({"lineup": ["greedy"]}, "2 or more players"),
         ({"games": 0}, "games must be"),
         ({"workers": 0}, "workers must be"),

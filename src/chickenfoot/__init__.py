@@ -61,6 +61,7 @@ from ._io import (
     replay as replay,
     to_json as to_json,
 )
+from .solver import solve as solve
 
 __version__ = "0.1.0"
 
@@ -112,6 +113,7 @@ __all__ = [
     "record_schema",
     "replay",
     "score_round",
+    "solve",
     "spectate",
     "to_json",
 ]

@@ -36,12 +36,14 @@ from ._registry import (
     shown_name as shown_name,
 )
 from ._searches import (
+    EXACT_WORLDS as EXACT_WORLDS,
     Analysis as Analysis,
     MoveAnalysis as MoveAnalysis,
     OmniscientBot as OmniscientBot,
     RolloutBot as RolloutBot,
     SamplerBot as SamplerBot,
     SearchBot as SearchBot,
+    SolverBot as SolverBot,
     analyse as analyse,
 )
 from ._simple import (

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, cast
 
 from .._game import BotSpecError
 from ._process import ProcessBot
-from ._searches import ROLLOUTS, SIMULATIONS, OmniscientBot, RolloutBot, SamplerBot, SearchBot
+from ._searches import ROLLOUTS, SIMULATIONS, OmniscientBot, RolloutBot, SamplerBot, SearchBot, SolverBot
 from ._simple import Bot, GreedyBot, HeaviestBot, RandomBot
 
 __all__ = ["KINDS", "BotKind", "BotSpec", "bot_name", "check_spec", "kinds_help", "make_bot", "shown_name"]
@@ -32,7 +32,7 @@ class BotSpec(NamedTuple):
     """A bot name read by :func:`check_spec`: its kind, and the budget a search bot's name gave."""
 
     kind: str
-    """random, heaviest, greedy, search, sampler, rollout, omniscient, cmd or py."""
+    """random, heaviest, greedy, search, sampler, rollout, solver, omniscient, cmd or py."""
     simulations: int | None = None
     """Simulations a move (``search:200``), if given."""
     seconds: float | None = None
@@ -85,6 +85,14 @@ KINDS = (
         lambda _, spec, seed: RolloutBot(spec.simulations or ROLLOUTS, seconds=spec.seconds, seed=seed),
     ),
     BotKind(
+        "solver",
+        "rollouts",
+        True,
+        False,
+        "exact solving of sampled worlds once 12 tiles or fewer are in hand, rollouts before",
+        lambda _, spec, seed: SolverBot(spec.simulations or ROLLOUTS, seconds=spec.seconds, seed=seed),
+    ),
+    BotKind(
         "omniscient",
         "simulations",
         False,
@@ -118,8 +126,8 @@ def kinds_help(*, fair_only: bool = False) -> str:
     """Lists the bot names a user may write, for help texts and errors: every kind, with its budget.
 
     >>> kinds_help(fair_only=True)
-    'random, heaviest, greedy, search[:N|:Nms], sampler[:N|:Nms], rollout[:N|:Nms], cmd:COMMAND \
-(N simulations, for rollout rollouts, or N ms of CPU time a move)'
+    'random, heaviest, greedy, search[:N|:Nms], sampler[:N|:Nms], rollout[:N|:Nms], solver[:N|:Nms], cmd:COMMAND \
+(N simulations, for rollout and solver rollouts, or N ms of CPU time a move)'
     """
     written = {"cmd": "cmd:COMMAND", "py": "py:MODULE:CLASS"}
     names = [
@@ -127,7 +135,8 @@ def kinds_help(*, fair_only: bool = False) -> str:
         for kind in KINDS
         if kind.fair or not fair_only
     ]
-    return ", ".join(names) + " (N simulations, for rollout rollouts, or N ms of CPU time a move)"
+    rollouts = " and ".join(kind.name for kind in KINDS if kind.budget == "rollouts")
+    return ", ".join(names) + f" (N simulations, for {rollouts} rollouts, or N ms of CPU time a move)"
 
 
 _ALLOWED = f"use one of {kinds_help()}"
@@ -185,10 +194,10 @@ def _command(spec: str) -> list[str]:
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """Builds a bot from its name (see :func:`check_spec`): ``random``, ``heaviest``, ``greedy``, ``search``,
-    ``sampler``, ``rollout``, ``omniscient``, ``cmd:COMMAND`` or ``py:MODULE:CLASS``.
+    ``sampler``, ``rollout``, ``solver``, ``omniscient``, ``cmd:COMMAND`` or ``py:MODULE:CLASS``.
 
     A search bot's name may give its budget: ``search:200`` is 200 simulations a move (for
-    ``rollout``, rollouts), ``search:50ms`` 50 milliseconds of CPU time a move. ``omniscient``
+    ``rollout`` and ``solver``, rollouts), ``search:50ms`` 50 milliseconds of CPU time a move. ``omniscient``
     sees every hand: it is for measuring how far the fair bots are from perfect sight, and is
     marked as cheating in tables.
     ``cmd:COMMAND`` runs a program that speaks the bot protocol (see :class:`ProcessBot`); the
@@ -213,8 +222,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     Traceback (most recent call last):
     ...
     chickenfoot.BotSpecError: unknown bot 'chess': use one of random, heaviest, greedy, search[:N|:Nms], \
-sampler[:N|:Nms], rollout[:N|:Nms], omniscient[:N|:Nms], cmd:COMMAND, py:MODULE:CLASS (N simulations, \
-for rollout rollouts, or N ms of CPU time a move)
+sampler[:N|:Nms], rollout[:N|:Nms], solver[:N|:Nms], omniscient[:N|:Nms], cmd:COMMAND, py:MODULE:CLASS \
+(N simulations, for rollout and solver rollouts, or N ms of CPU time a move)
     """
     read = check_spec(spec)
     return _KINDS[read.kind].build(spec, read, seed)

@@ -16,11 +16,28 @@ import math
 import random
 import time
 from collections.abc import Callable
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
 import attrs
 
-from .._core import NONE, Node, Round, Searcher, code_onto, greedy_playout, round_on, shuffle, winners
+from .._core import (
+    EXACT,
+    MARGIN,
+    NONE,
+    SCORE,
+    Node,
+    Round,
+    Searcher,
+    Table,
+    best_play,
+    code_onto,
+    greedy_playout,
+    off_board_counts,
+    round_on,
+    shuffle,
+    solve_round,
+    winners,
+)
 from .._game import (
     MOVES,
     GameState,
@@ -41,6 +58,8 @@ from .._game import (
 from ._simple import moves_to_choose, view_rng
 
 __all__ = [
+    "EXACT_NODES",
+    "EXACT_WORLDS",
     "ROLLOUTS",
     "SIMULATIONS",
     "Analysis",
@@ -49,6 +68,7 @@ __all__ = [
     "RolloutBot",
     "SamplerBot",
     "SearchBot",
+    "SolverBot",
     "analyse",
 ]
 
@@ -67,6 +87,10 @@ SIMULATIONS = 1000
 # four-player ladders and better in two-player ones, where there is only one opponent to beat).
 ROLLOUTS = 500
 _MARGIN_WEIGHT = 0.1
+# The exact analysis: worlds solved by default, and the positions one solve may search before its
+# world is given up (about two seconds compiled, on the machine of docs/performance.md).
+EXACT_WORLDS = 30
+EXACT_NODES = 2_000_000
 
 
 def _check_budget(simulations: int, seconds: float | None) -> None:
@@ -304,9 +328,10 @@ class Analysis:
     player: int
     """The seat analysed, the player to move."""
     simulations: int
-    """The simulations run."""
+    """The simulations run (with ``exact=True``, the worlds solved)."""
     moves: tuple[MoveAnalysis, ...]
-    """Every legal move, the most visited first (the one a search bot would play)."""
+    """Every legal move, the most visited first (the one a search bot would play); with ``exact=True``, the lowest
+    mean value first."""
 
     @property
     def best(self) -> Move:
@@ -315,7 +340,13 @@ class Analysis:
 
 
 def analyse(
-    view: PlayerView, *, simulations: int | None = None, seconds: float | None = None, seed: int = 0
+    view: PlayerView,
+    *,
+    simulations: int | None = None,
+    seconds: float | None = None,
+    seed: int = 0,
+    exact: bool = False,
+    max_nodes: int = EXACT_NODES,
 ) -> Analysis:
     """Searches ``view``'s position and returns every legal move with its estimate, interval, visits and line.
 
@@ -327,11 +358,30 @@ def analyse(
     without its history (a position in the notation) is searched by dealing the unseen tiles at
     random: nothing proves more; it has no game, so no ``win``.
 
+    With ``exact=True`` it is the double-dummy analysis of bridge programs (perfect-information
+    Monte Carlo): each world sampled is solved exactly after every legal move
+    (:func:`chickenfoot.solver.solve`'s search, objective ``"score"``), so a move's ``score`` is
+    the mean over the worlds of the lowest round score the mover can guarantee in that world
+    against the others' best play, with a 95% normal interval over the worlds. ``simulations``
+    is then the worlds to solve (default 30), ``visits`` the worlds solved,
+    ``win`` is ``None``, and the moves come lowest mean first, each with its line in the first
+    world solved. A world whose solve after some move needs more than ``max_nodes`` positions is
+    left out (the count of worlds says how many were solved); :class:`ValueError` if none could
+    be: too many tiles are left to solve exactly.
+
     Raises :class:`ValueError` if it is not the view's player's turn.
     """
     if simulations is not None and seconds is not None:
         raise ValueError("give analyse a budget of simulations or of seconds, not both")
-    budget = 2000 if simulations is None else simulations
+    if type(exact) is not bool:
+        raise TypeError(f"exact is True or False, got {exact!r:.40}")
+    if exact:
+        return _exact_analysis(view, simulations, seconds, seed, max_nodes)
+    return _sampled_analysis(view, 2000 if simulations is None else simulations, seconds, seed)
+
+
+def _sampled_analysis(view: PlayerView, budget: int, seconds: float | None, seed: int) -> Analysis:
+    """Searches ``view``'s position with the sampler bot's tree search, and reads every move's figures off its root."""
     _check_budget(budget, seconds)
     moves = moves_to_choose(view)
     rng = view_rng(seed, view)
@@ -372,6 +422,64 @@ def analyse(
         rows.append(MoveAnalysis(move, score, low, high, visits, win, _line(node, code)))
     rows.sort(key=lambda row: -row.visits)
     return Analysis(player=view.player, simulations=done, moves=tuple(rows))
+
+
+def _exact_analysis(
+    view: PlayerView, simulations: int | None, seconds: float | None, seed: int, max_nodes: int
+) -> Analysis:
+    """Solves worlds sampled for ``view`` exactly after every legal move, and averages each move's values."""
+    budget = EXACT_WORLDS if simulations is None else simulations
+    _check_budget(budget, seconds)
+    if type(max_nodes) is not int or max_nodes < 1:
+        raise ValueError(f"max_nodes must be a whole number of 1 or more, got {max_nodes!r}")
+    moves = moves_to_choose(view)
+    codes = [move_code(move) for move in moves]
+    rng = view_rng(seed, view)
+    world = _view_world(view)
+    table = Table()
+    values: list[list[int]] = [[] for _ in codes]
+    lines: list[list[int]] = [[] for _ in codes]
+    clock = time.thread_time
+    deadline = None if seconds is None else clock() + seconds
+    tried = solved = 0
+    while tried < budget if deadline is None else clock() < deadline:
+        tried += 1
+        sample = world(rng)
+        found: list[tuple[int, list[int]]] = []
+        for code in codes:
+            after = sample.after(code)
+            if after.over:
+                found.append((after.scores()[view.player], []))
+                continue
+            answer = solve_round(after, view.player, SCORE, table, max_nodes)
+            if answer.kind != EXACT:
+                break
+            found.append((answer.value, answer.line))
+        else:
+            solved += 1
+            for at, (value, line) in enumerate(found):
+                values[at].append(value)
+                if solved == 1:
+                    lines[at] = [codes[at], *line]
+    if not solved:
+        raise ValueError(
+            f"no world could be solved within max_nodes={max_nodes:,} positions after every move: too many tiles "
+            "are left to solve exactly (analyse without exact=True, or raise max_nodes)"
+        )
+    rows = []
+    for at, move in enumerate(moves):
+        got = values[at]
+        score = sum(got) / len(got)
+        low = high = math.nan
+        if len(got) > 1:
+            spread = sum((value - score) ** 2 for value in got) / (len(got) - 1)
+            half = 1.96 * math.sqrt(spread / len(got))
+            low, high = score - half, score + half
+        line = lines[at]
+        table_of_moves = MOVES.onto_nodes(max(code_onto(code) for code in line) + 1)
+        rows.append(MoveAnalysis(move, score, low, high, len(got), None, tuple(table_of_moves[code] for code in line)))
+    rows.sort(key=lambda row: row.score)
+    return Analysis(player=view.player, simulations=solved, moves=tuple(rows))
 
 
 def _line(node: Node | None, code: int) -> tuple[Move, ...]:
@@ -420,18 +528,170 @@ class RolloutBot(_Budgeted):
         if len(moves) == 1:
             return moves[0]
         rng = view_rng(self.seed, view)
-        world = _view_world(view)
+        world = self._worlds(view)
         codes = [move_code(move) for move in moves]
         totals = [0.0] * len(codes)
         clock = time.thread_time
         deadline = None if self.seconds is None else clock() + self.seconds
         done = 0
         while done < self.simulations if deadline is None else clock() < deadline:
-            state = world(rng)
+            state, weight = world(rng)
             for at, code in enumerate(codes):
-                totals[at] += _standing(greedy_playout(state.after(code)).scores(), view.player)
+                totals[at] += weight * _standing(greedy_playout(state.after(code)).scores(), view.player)
             done += len(codes)
         return moves[max(range(len(codes)), key=totals.__getitem__)]
+
+    def _worlds(self, view: PlayerView) -> Callable[[random.Random], tuple[Round, float]]:
+        """Gets how to sample a world for ``view``, with its weight (here 1: every world sampled counts alike)."""
+        world = _view_world(view)
+        return lambda rng: (world(rng), 1.0)
+
+
+class SolverBot(RolloutBot):
+    """Solves the round exactly in sampled worlds once few tiles are left; before that, plays as :class:`RolloutBot`.
+
+    While the hands hold more than ``exact_tiles`` tiles between them, it is :class:`RolloutBot`
+    (greedy playouts from each move over worlds sampled from the view). From there on, each
+    world sampled (:func:`~chickenfoot.determinize`'s sampling) is solved exactly after every
+    legal move by the compiled solver (:func:`chickenfoot.solver.solve`'s search, objective
+    ``"margin"``: its round score less the lowest of the others', every other seat playing
+    against it), one transposition table shared by the worlds, and it plays the move with the
+    lowest mean value (the first of equals): the double-dummy play of bridge programs. A world
+    whose solve would pass its node budget is left out; if none is solved, it plays as
+    :class:`RolloutBot` for that move.
+
+    With ``infer=True``, both phases weigh each world by how likely the others' moves of the
+    round were in it, under a model of their play: at each choice GreedyBot's move with chance
+    0.7, and any legal move with the rest spread evenly (the world's deal is replayed through the
+    round's history). A world in which an opponent would have thrown away what GreedyBot keeps
+    counts for less. It is off by default: at 10 ms a move with four players it lost about 55
+    rating points a round against the same bot without it (benchmarks/solver_parts.py).
+
+    The budget is ``simulations`` rollouts a move, of which a solved world costs
+    ``WORLD_COST`` (at least one world), or ``seconds`` of CPU time if given (then a solve may
+    search about 300,000 positions a second left).
+
+    >>> import chickenfoot as cf
+    >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
+    >>> view = cf.observe(game, game.current_player)
+    >>> SolverBot(simulations=50, seed=1)(view) in view.legal_moves
+    True
+    """
+
+    WORLD_COST = 20
+    """How many rollouts of the budget a world solved exactly counts for."""
+
+    def __init__(
+        self,
+        simulations: int = ROLLOUTS,
+        *,
+        seconds: float | None = None,
+        seed: int = 0,
+        exact_tiles: int = 12,
+        infer: bool = False,
+    ) -> None:
+        """Builds the bot with a budget, a seed, the tiles in all hands from which it solves exactly, and whether it
+        weighs the worlds by the others' moves."""
+        super().__init__(simulations, seconds=seconds, seed=seed)
+        if type(exact_tiles) is not int or exact_tiles < 0:
+            raise ValueError(f"exact_tiles must be a whole number of 0 or more, got {exact_tiles!r}")
+        if type(infer) is not bool:
+            raise TypeError(f"infer is True or False, got {infer!r:.40}")
+        self.exact_tiles = exact_tiles
+        self.infer = infer
+        self._table = Table()
+
+    def _tuning(self) -> str:
+        tuning = f", exact_tiles={self.exact_tiles}" if self.exact_tiles != 12 else ""
+        return tuning + (", infer=True" if self.infer else "")
+
+    def _worlds(self, view: PlayerView) -> Callable[[random.Random], tuple[Round, float]]:
+        """Gets how to sample a world for ``view`` with its weight: how likely the others' moves were in it, under
+        :class:`GreedyBot`'s preferences (:func:`_likelihood`), when inferring and the view has a history."""
+        if not self.infer or not view.history:
+            return super()._worlds(view)
+        worlds = Worlds(view)
+        codes = [move_code(move) for _, move in view.history]
+        movers = [seat for seat, _ in view.history]
+
+        def sample(rng: random.Random) -> tuple[Round, float]:
+            world = worlds.sample(rng)
+            assert worlds.start is not None  # set by every sample of a view with a history
+            return world, _likelihood(worlds.start, codes, movers, view.player)
+
+        return sample
+
+    def __call__(self, view: PlayerView) -> Move:
+        """Returns the move with the lowest mean exact value over the worlds solved, or RolloutBot's move."""
+        moves = moves_to_choose(view)
+        if len(moves) == 1:
+            return moves[0]
+        if sum(view.hand_sizes) <= self.exact_tiles:
+            chosen = self._solved_move(view, moves)
+            if chosen is not None:
+                return chosen
+        return super().__call__(view)
+
+    def _solved_move(self, view: PlayerView, moves: tuple[Move, ...]) -> Move | None:
+        """Solves worlds sampled for ``view`` after every move; gets the lowest mean, or ``None`` if none was solved."""
+        rng = view_rng(self.seed, view)
+        world = self._worlds(view)
+        codes = [move_code(move) for move in moves]
+        totals = [0.0] * len(codes)
+        clock = time.thread_time
+        start = clock()
+        deadline = None if self.seconds is None else start + self.seconds
+        worlds = max(1, self.simulations // self.WORLD_COST)
+        tried = solved = 0
+        while tried < worlds if deadline is None else (clock() < deadline or tried == 0):
+            tried += 1
+            sample, weight = world(rng)
+            budget = 200_000 if deadline is None else max(1000, int((deadline - clock()) * 300_000))
+            values: list[int] = []
+            for code in codes:
+                after = sample.after(code)
+                if after.over:
+                    scores = after.scores()
+                    mine = scores[view.player]
+                    values.append(mine - min(score for seat, score in enumerate(scores) if seat != view.player))
+                    continue
+                answer = solve_round(after, view.player, MARGIN, self._table, budget)
+                if answer.kind != EXACT:
+                    break
+                values.append(answer.value)
+            else:
+                solved += 1
+                for at, value in enumerate(values):
+                    totals[at] += weight * value
+        if not solved:
+            return None
+        return moves[min(range(len(codes)), key=totals.__getitem__)]
+
+
+_LIKELY: Final = 0.7
+"""How likely the model of the others' play (:func:`_likelihood`) makes GreedyBot's choice (the rest: spread evenly)."""
+
+
+def _likelihood(start: Round, codes: list[int], movers: list[int], viewer: int) -> float:
+    """Gets how likely the others' moves ``codes`` (made by ``movers``) were from the round's start ``start``.
+
+    The model of the others' play: at each choice (more than one legal move) a seat other than
+    ``viewer`` makes :class:`GreedyBot`'s move with chance :data:`_LIKELY`, and any legal move
+    with the rest spread evenly. A world in which the others' moves were what GreedyBot would
+    have played is likelier than one in which they threw away what it would have kept.
+    """
+    state = start
+    held = [0] * (start.setup.settings.max_pip + 1)
+    weight = 1.0
+    for code, mover in zip(codes, movers, strict=True):
+        moves = state.legal()
+        if mover != viewer and len(moves) > 1:
+            chance = (1 - _LIKELY) / len(moves)
+            if code == best_play(state, moves, held, off_board_counts(state)):
+                chance += _LIKELY
+            weight *= chance
+        state = state.after(code)
+    return weight
 
 
 def _standing(scores: tuple[int, ...], seat: int) -> float:

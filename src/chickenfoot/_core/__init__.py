@@ -3,7 +3,8 @@
 Tiles and moves are ints (:mod:`._codes`); a round from its deal to its score, with its board,
 its moves and the game it is played in, the one place the rules of play are computed, is
 :mod:`._round`; the samplers behind ``determinize`` (:mod:`._sampling`, :mod:`._matching`)
-and the bots' searches (:mod:`._search`, :mod:`._greedy`) read the same ints. These modules
+and the bots' searches (:mod:`._search`, :mod:`._greedy`) and the exact solver (:mod:`._solve`)
+read the same ints. These modules
 import only the standard library and each other, and everything else reads them through this
 package (docs/architecture.md).
 
@@ -20,7 +21,7 @@ import os
 import sys
 from pathlib import Path
 
-MODULES = ("_codes", "_round", "_matching", "_sampling", "_search", "_greedy")
+MODULES = ("_codes", "_round", "_matching", "_sampling", "_search", "_greedy", "_solve")
 """The modules ``pip install .`` compiles, in import order (each reads only those before it)."""
 
 
@@ -57,7 +58,13 @@ from ._codes import (  # noqa: E402
     play as play,
     tile_index as tile_index,
 )
-from ._greedy import count_values as count_values, greedy_playout as greedy_playout, rating as rating  # noqa: E402
+from ._greedy import (  # noqa: E402
+    best_play as best_play,
+    count_values as count_values,
+    greedy_playout as greedy_playout,
+    off_board_counts as off_board_counts,
+    rating as rating,
+)
 from ._round import (  # noqa: E402
     Deal as Deal,
     Game as Game,
@@ -89,6 +96,16 @@ from ._sampling import (  # noqa: E402
     weighted_sample as weighted_sample,
 )
 from ._search import Node as Node, Searcher as Searcher  # noqa: E402
+from ._solve import (  # noqa: E402
+    EXACT as EXACT,
+    MARGIN as MARGIN,
+    NO_LIMIT as NO_LIMIT,
+    SCORE as SCORE,
+    UPPER as UPPER,
+    Solved as Solved,
+    Table as Table,
+    solve_round as solve_round,
+)
 
 COMPILED = not str(_round.__file__).endswith(".py")
 """Whether the mypyc-compiled core is running."""

@@ -163,6 +163,7 @@ class Worlds:
         self.drawn = NONE if view.drawn is None else view.drawn.index
         self.played_slots: Slots | None = None  # the weighted placement's, made on first use
         self.fits = False  # whether a sample has been shown to fit the whole view
+        self.start: Round | None = None  # the round's start (the deal) of the last sample, which replays to it
 
     def sample(self, rng: random.Random) -> Round:
         """Samples the round as it stands, its hidden tiles dealt as the view allows (as in :func:`determinize`)."""
@@ -179,7 +180,11 @@ class Worlds:
         seats = history.seats
 
         def rebuild(slots: Slots, yard: list[int]) -> Round | None:
-            return _replay(view, history, slots, yard, rng)
+            start = _start(view, history, slots, yard, rng)
+            core = _replay(view, history, start)
+            if core is not None:
+                self.start = start
+            return core
 
         try:  # the core's samplers say why no deal fits the view; a reader of views says it as its error
             exact = exact_sample(seats, view.player, hand, drawn, self.unseen, view.rules.max_pip, rng, rebuild)
@@ -277,25 +282,22 @@ def _read_history(view: PlayerView) -> History:
     return history
 
 
-def _replay(
-    view: PlayerView,
-    history: History,
-    slots: Slots,
-    yard: list[int],
-    rng: random.Random,
-) -> Round | None:
-    """Rebuilds the round's start from the sampled slots and replays the history; ``None`` if it fails."""
+def _start(view: PlayerView, history: History, slots: Slots, yard: list[int], rng: random.Random) -> Round:
+    """Rebuilds the round's start (its deal, on the board before the first move) from the sampled slots."""
     hands, stock = start_of(history, slots, yard, rng)
     first = history.movers[0] if history.movers else view.current_player
-    rules = view.rules
-    start = round_on(
-        settings_for(rules),
+    return round_on(
+        settings_for(view.rules),
         history.start,
         hands=hands,
         yard=stock,
         current=first if first is not None else 0,
         reserve=view.reserve,
     )
+
+
+def _replay(view: PlayerView, history: History, start: Round) -> Round | None:
+    """Replays the history from the round's start; ``None`` if it fails."""
     core = replay(start, history.codes)  # None if this deal would have ended the round earlier, or blocked a move
     if core is None or core.over != view.is_over:
         return None

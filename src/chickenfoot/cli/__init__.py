@@ -1,4 +1,4 @@
-"""The ``chickenfoot`` command line: simulate, play, tournament, ladder, analyse, replay and rules.
+"""The ``chickenfoot`` command line: simulate, play, tournament, ladder, analyse, solve, replay and rules.
 
 Built on click and rich, which come with the optional ``cli`` extra (``python -m pip install ".[cli]"``
 from a checkout, ``"chickenfoot[cli]"`` once it is on PyPI).

@@ -7,6 +7,7 @@ import math
 
 import click
 
+from .._bots import EXACT_WORLDS
 from .._game import GameState, InvalidRecordError, PlayerView, RoundState, observe
 from .._io import parse_position
 from ..bots import Analysis, analyse
@@ -75,14 +76,27 @@ def _json(analysis: Analysis) -> str:
     help="Search for this much CPU time instead (not reproducible).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the search.")
+@click.option(
+    "--exact",
+    is_flag=True,
+    help=f"Solve each world exactly after every move (--simulations: worlds, default {EXACT_WORLDS}).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON instead of a table.")
 def analyse_command(
-    position: str, seat: int | None, simulations: int | None, seconds: float | None, seed: int, as_json: bool
+    position: str,
+    seat: int | None,
+    simulations: int | None,
+    seconds: float | None,
+    seed: int,
+    exact: bool,
+    as_json: bool,
 ) -> None:
     """Estimate every legal move of POSITION (the position notation, quoted) for the player to move.
 
     The search sees only that seat's hand: the other hands and the yard are dealt at random
     from the unseen tiles for each simulation (a position has no history to narrow them).
+    With --exact, each world dealt is solved exactly after every move, and a move's score is
+    its mean over the worlds (double-dummy analysis): for positions with few tiles left.
     """
     if simulations is not None and seconds is not None:
         raise click.BadParameter("give --simulations or --seconds, not both", param_hint="'--seconds'")
@@ -91,8 +105,14 @@ def analyse_command(
     except InvalidRecordError as error:
         raise click.BadParameter(str(error), param_hint="POSITION") from None
     view = view_of_position(state, seat)
-    budget = SIMULATIONS if simulations is None and seconds is None else simulations
-    analysis = analyse(view, simulations=budget, seconds=seconds, seed=seed)
+    if exact:
+        try:
+            analysis = analyse(view, simulations=simulations, seconds=seconds, seed=seed, exact=True)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="POSITION") from None
+    else:
+        budget = SIMULATIONS if simulations is None and seconds is None else simulations
+        analysis = analyse(view, simulations=budget, seconds=seconds, seed=seed)
     if as_json:
         click.echo(_json(analysis))
         return

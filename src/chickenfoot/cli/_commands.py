@@ -13,6 +13,7 @@ from ._analyse import analyse_command
 from ._app import CONTEXT, play, replay, rules, simulate
 from ._ladder import ladder_command
 from ._serve import serve
+from ._solve import solve_command
 from ._tournament import tournament
 
 __all__ = ["COMMANDS", "app"]
@@ -23,6 +24,7 @@ COMMANDS: tuple[click.Command, ...] = (
     tournament,
     ladder_command,
     analyse_command,
+    solve_command,
     replay,
     rules,
     serve,
