@@ -195,7 +195,7 @@ def _serve(db: str, port: int, synchronous: str, compression: bool) -> None:
     from chickenfoot.server import GameServer, Limits, SQLiteStore, serve
 
     # One address (127.0.0.1) stands for every client here: its request rate is not a person's.
-    limits = Limits(requests_per_second=1e6, request_burst=10**6, games=100_000, connections_per_game=64)
+    limits = Limits(requests_per_second=1e6, request_burst=10**6, games=100_000, connections_per_prefix=100_000)
     server = GameServer(SQLiteStore(db, synchronous=synchronous), limits=limits, bot_delay=0.0)
     serve(server, HOST, port, log_level="warning", access_log=False, compression=compression)
 

@@ -16,11 +16,11 @@ from optional import skip_module_unless_importable
 
 skip_module_unless_importable("chickenfoot.server", "the game server")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient, WebSocketDenialResponse  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
-import chickenfoot.server._games as server_games  # noqa: E402
+import chickenfoot.server._session as server_session  # noqa: E402
 from _server import FAST, claim, client_for, create, hello, move, play_first_moves, receive  # noqa: E402
 from chickenfoot.server import GameServer, Limits, SQLiteStore, parse_message, protocol_schema  # noqa: E402
 
@@ -172,7 +172,7 @@ def test_a_refused_move_says_why_and_names_the_rule(client: TestClient) -> None:
     assert client.get(f"/api/games/{game}").json()["seq"] == 0
 
 
-def test_a_stale_or_repeated_move_gets_the_current_view_and_is_played_once(client: TestClient) -> None:
+def test_a_stale_or_repeated_move_gets_a_short_answer_and_is_played_once(client: TestClient) -> None:
     game, invites = create(client, ["human", "human"])
     tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
     with (
@@ -188,12 +188,15 @@ def test_a_stale_or_repeated_move_gets_the_current_view_and_is_played_once(clien
         move(ws, 0, chosen)
         move(ws, 0, chosen)  # sent twice (a retry after a dropped connection, say)
         frames = [receive(ws) for _ in range(3)]
-        assert [frame["type"] for frame in frames] == ["ack", "state", "sync"]
+        assert [frame["type"] for frame in frames] == ["ack", "state", "stale"]
         assert frames[0]["seq"] == 1
-        assert frames[2]["seq"] == 1
-        assert frames[2]["log"][0][2] == chosen
+        assert frames[2]["seq"] == 1  # the game's seq now, and the move not played
+        assert frames[2]["move"] == chosen
+        assert "hello" in frames[2]["reason"]  # how to get a sync
         move(ws, 0, chosen)  # stale: made at a state long gone
-        assert receive(ws)["type"] == "sync"
+        text = ws.receive_text()
+        assert json.loads(text)["type"] == "stale"
+        assert len(text) < 300  # not the whole view again
     assert client.get(f"/api/games/{game}").json()["seq"] == 1
 
 
@@ -294,19 +297,28 @@ def test_bots_are_seated_by_the_server_built_in_and_program_bots(tmp_path: Path)
         assert record.names == ("recorder", "greedy", "random")
 
 
-def test_pages_from_other_origins_are_refused(client: TestClient) -> None:
+def test_pages_from_other_origins_are_refused_whatever_their_host_header(client: TestClient) -> None:
+    seats = {"seats": ["human", "greedy"]}
     evil = {"origin": "https://evil.example"}
-    answer = client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=evil)
+    answer = client.post("/api/games", json=seats, headers=evil)
     assert answer.status_code == 403
     assert "evil.example" in answer.json()["error"]
     allowed = {"origin": "https://play.example.org"}
-    assert client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=allowed).status_code == 201
-    own = {"origin": "http://testserver"}
+    assert client.post("/api/games", json=seats, headers=allowed).status_code == 201
+    # DNS rebinding: a page of attacker.example, its name now pointing at this server, names itself in both.
+    rebound = {"origin": "http://attacker.example", "host": "attacker.example"}
+    answer = client.post("/api/games", json=seats, headers=rebound)
+    assert answer.status_code == 403
+    assert "attacker.example" in answer.json()["error"]
     game, _ = create(client, ["random", "greedy"])
-    assert client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=own).status_code == 201
-    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(f"/api/games/{game}/ws", headers=evil):
-        pass
-    assert closed.value.code == 1008
+    for headers in (evil, rebound):
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect(f"/api/games/{game}/ws", headers=headers),
+        ):
+            pass
+        assert denied.value.status_code == 403
+        assert "may not use this server" in denied.value.json()["error"]
 
 
 @pytest.mark.parametrize(
@@ -383,8 +395,9 @@ def test_every_frame_matches_the_protocol_schema(client: TestClient) -> None:
         first = receive(ws)
         frames = [first, *play_first_moves(ws, 0, first, until=30)]
         move(ws, 0, "draw")
-        frames.append(receive(ws))  # a sync, for a stale move
-    assert {frame["type"] for frame in frames} >= {"sync", "state", "ack"}
+        while frames[-1]["type"] != "stale":  # the bot's moves' frames, then the answer to a stale move
+            frames.append(receive(ws))
+    assert {frame["type"] for frame in frames} >= {"sync", "state", "ack", "stale"}
     for frame in frames:
         validator.validate(frame)
     assert all("svg" in frame for frame in frames if frame["type"] in ("sync", "state"))
@@ -407,10 +420,11 @@ def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
     assert "no hello within 0.2 seconds" in closed.reason
 
 
-def test_a_game_takes_a_bounded_number_of_connections(tmp_path: Path) -> None:
-    limits = attrs.evolve(FAST, connections_per_game=2)
+def test_a_game_takes_a_bounded_number_of_spectators_and_its_seats_always_get_in(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, spectators_per_game=2)
     with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
-        game, _ = create(client, ["human", "human"])
+        game, invites = create(client, ["human", "human"])
+        tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
         with (
             client.websocket_connect(f"/api/games/{game}/ws") as a,
             client.websocket_connect(f"/api/games/{game}/ws") as b,
@@ -420,8 +434,29 @@ def test_a_game_takes_a_bounded_number_of_connections(tmp_path: Path) -> None:
             with client.websocket_connect(f"/api/games/{game}/ws") as c:
                 c.send_text('{"type": "hello", "seat": null}')
                 closed = closing(c)
+            for seat in (0, 1):  # the spectators are as many as the game takes: the seats come in all the same
+                with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+                    assert hello(ws, seat, tokens[seat])["seat"] == seat
     assert closed.code == 1013
-    assert "2 connections at most" in closed.reason
+    assert "2 spectators at most" in closed.reason
+
+
+def test_a_seat_opened_once_too_often_closes_its_oldest_connection(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, connections_per_seat=2)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        game, invites = create(client, ["human", "human"])
+        token = claim(client, game, 0, invites[0])
+        with (
+            client.websocket_connect(f"/api/games/{game}/ws") as oldest,
+            client.websocket_connect(f"/api/games/{game}/ws") as second,
+            client.websocket_connect(f"/api/games/{game}/ws") as newest,
+        ):
+            hello(oldest, 0, token)
+            hello(second, 0, token)
+            assert hello(newest, 0, token)["seat"] == 0
+            closed = closing(oldest)
+    assert closed.code == 4410
+    assert "another window" in closed.reason
 
 
 def test_a_client_too_slow_to_read_is_dropped_and_the_game_goes_on(
@@ -456,7 +491,7 @@ def test_a_client_too_slow_to_read_is_dropped_and_the_game_goes_on(
                     break
                 await asyncio.sleep(0.01)
             assert table.seq > seq  # the bots play on
-            monkeypatch.setattr(server_games, "CLOSE_SECONDS", 0.1)
+            monkeypatch.setattr(server_session, "CLOSE_SECONDS", 0.1)
             await session.closed()  # the client reads nothing more: its last frames are dropped
             assert closes == []
             assert session._sender.done()

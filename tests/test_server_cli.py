@@ -37,7 +37,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     ("argv", "message"),
     [
         (["--port", "70000"], "70000 is not in the range"),
-        (["--db", "/nonexistent/games.sqlite3"], "does not exist: create it first"),
+        (["--store", "/nonexistent/games.sqlite3"], "does not exist: create it first"),
         (["--origin", "play.example.org"], "an origin is a scheme and a host"),
         (["--program", "js"], "write NAME=COMMAND"),
         (["--program", "greedy=ls"], "must not be 'human' or a built-in bot's"),
@@ -61,7 +61,7 @@ def test_bad_options_are_refused_saying_why(
 def test_a_file_that_is_not_a_database_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("these are not the games you are looking for\n" * 100)
-    code, err = run(capsys, "serve", "--db", str(path))
+    code, err = run(capsys, "serve", "--store", str(path))
     assert code == 2
     assert "cannot hold the games: file is not a database" in err
 
@@ -71,7 +71,7 @@ def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: 
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code, err = run(capsys, "serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3"))
+        code, err = run(capsys, "serve", "--port", str(port), "--store", str(tmp_path / "games.sqlite3"))
     assert code == 2
     assert f"port {port} is in use" in err
 
@@ -100,7 +100,7 @@ def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path, options: li
         "serve",
         "--port",
         str(port),
-        "--db",
+        "--store",
         str(db),
         "--bot-delay",
         "0",
