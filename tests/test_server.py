@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
 import chickenfoot.server._session as server_session  # noqa: E402
-from _server import FAST, claim, client_for, create, hello, move, play_first_moves, receive  # noqa: E402
+from _server import FAST, claim, client_for, closing, create, hello, move, play_first_moves, receive  # noqa: E402
 from chickenfoot.server import GameServer, Limits, SQLiteStore, parse_message, protocol_schema  # noqa: E402
 
 BOTS = Path(__file__).parent / "bots"
@@ -345,15 +345,6 @@ def test_oversized_and_malformed_frames_close_the_connection_with_a_reason(
         closed = closing(ws)
     assert closed.code == code
     assert words in closed.reason
-
-
-def closing(ws: Any) -> WebSocketDisconnect:
-    """Reads frames until the server closes the connection; gets how it closed it."""
-    try:
-        while True:
-            receive(ws)
-    except WebSocketDisconnect as closed:
-        return closed
 
 
 def test_too_many_messages_close_the_connection(tmp_path: Path) -> None:

@@ -9,8 +9,8 @@ transport beneath, and aborts a connection:
 
 * whose request has not arrived whole within :attr:`Limits.request_seconds` of its first byte
   (or of the connection's opening), until the server starts answering it;
-* whose writes have been stopped (the client takes nothing, its buffers full) for
-  :attr:`Limits.send_seconds`;
+* whose writes have been stopped (the client takes nothing, its buffers full), or which has
+  not finished closing, for :attr:`Limits.send_seconds`;
 * opened by an address prefix that holds :attr:`Limits.connections_per_prefix` connections already.
 
 It sees the TCP peer, not a proxy's ``X-Forwarded-For``: behind a proxy, raise the count.
@@ -59,6 +59,7 @@ class _Watched(asyncio.Transport):
         return self._real.is_closing()
 
     def close(self) -> None:
+        self._guard.closing()
         self._real.close()
 
     def abort(self) -> None:
@@ -138,14 +139,23 @@ class _Guard(asyncio.Protocol):
         self.inner.connection_lost(exc)
 
     def pause_writing(self) -> None:
-        self._stall_timer = self._loop.call_later(self.limits.send_seconds, self._stalled)
+        if self._stall_timer is None:
+            self._stall_timer = self._loop.call_later(self.limits.send_seconds, self._stalled)
         self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        if self._stall_timer is not None:
+        if self._stall_timer is not None and not self._transport_closing():
             self._stall_timer.cancel()
             self._stall_timer = None
         self.inner.resume_writing()
+
+    def _transport_closing(self) -> bool:
+        return self._transport is not None and self._transport.is_closing()
+
+    def closing(self) -> None:
+        """Gives a closing connection :attr:`Limits.send_seconds` to send what it has left, as a stalled one."""
+        if self._stall_timer is None and self._transport is not None:
+            self._stall_timer = self._loop.call_later(self.limits.send_seconds, self._stalled)
 
     def answering(self) -> None:
         """Notes that the server is answering: the request arrived, its deadline is met."""

@@ -33,7 +33,9 @@ class Limits:
     backlog: int = 512
     """How many frames may wait for a slow client before it is dropped (it reconnects for the current view)."""
     send_seconds: float = 10.0
-    """How long a frame may wait to be taken by the client before its connection is dropped and its frames freed."""
+    """How long a frame may wait to be taken by the client (or a ping for its answer) before it is dropped."""
+    ping_seconds: float = 5.0
+    """How often a WebSocket client is pinged: one that takes no frames answers none, and is dropped."""
     hello_seconds: float = 10.0
     """How long a new connection has to say hello."""
     request_seconds: float = 10.0
@@ -113,6 +115,10 @@ class Rates:
 
     def take(self, key: str) -> bool:
         """Counts one request of ``key``; tells whether it is within the limit."""
+        return self.limit(key).take()
+
+    def limit(self, key: str) -> RateLimit:
+        """Gets the count of ``key`` (a fresh one for a key new or long unseen)."""
         limit = self._limits.get(key)
         if limit is None:
             limit = self._limits[key] = RateLimit(self._rate, self._burst)
@@ -120,4 +126,4 @@ class Rates:
                 self._limits.popitem(last=False)
         else:
             self._limits.move_to_end(key)
-        return limit.take()
+        return limit

@@ -22,7 +22,7 @@ from typing import Any, Literal
 import chickenfoot as cf
 
 from ._bots import Bots
-from ._limits import Limits, RateLimit
+from ._limits import Limits, Rates
 from ._notes import Answer, Forward, Moved, Seated, read_note
 from ._store import Fenced, Store, Stored, StoreError
 from ._table import Mover, Refusal, Table
@@ -88,6 +88,7 @@ class Nodes:
         self._requests = itertools.count()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._watchers: list[asyncio.Task[None]] = []
+        self._joins = Rates(limits.spectators_per_second, limits.spectators_per_game)  # by game, in memory or not
 
     @property
     def node(self) -> str:
@@ -96,7 +97,7 @@ class Nodes:
 
     def build(self, stored: Stored) -> Table:
         """Builds a game's table from the store's copy (raises if its moves do not replay)."""
-        joins = RateLimit(self.limits.spectators_per_second, self.limits.spectators_per_game)
+        joins = self._joins.limit(stored.setup.game)
         return Table(stored, expire_seconds=self.limits.expire_seconds, joins=joins)
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:
@@ -153,7 +154,7 @@ class Nodes:
         limits = self.limits
         while True:
             await asyncio.sleep(self.lease_seconds / 3)
-            owned = [table.id for table in self.tables.values() if table.owned]
+            owned = [table.id for table in self.tables.values() if table.owned and not table.game.is_over]
             try:
                 kept = await self.store.renew(owned, lease_seconds=self.lease_seconds)
                 for game in set(owned) - kept:
@@ -263,6 +264,8 @@ class Nodes:
             if by is not None:
                 by.ack(table.seq, str(move))
             table.broadcast()
+            if after.is_over:  # a finished game has no writer: its lease lapses
+                table.owned = False
             return True
 
     async def _forward(self, table: Table, seat: int, seq: int, text: str, by: Mover) -> bool:

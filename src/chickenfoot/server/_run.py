@@ -74,17 +74,18 @@ def serve(
     It listens on 127.0.0.1 (this machine only) unless told otherwise. ``origins`` are the
     origins of the pages that may use it; by default its own address (:func:`own_origins`).
     Each connection is guarded (see ``chickenfoot.server._guard``): a request must arrive
-    within :attr:`Limits.request_seconds`, a client must take what it is sent within
-    :attr:`Limits.send_seconds`, and an address prefix holds at most
-    :attr:`Limits.connections_per_prefix` connections. On stopping, every game's connection is
-    closed with 1001 ("reconnect in a moment"). ``compression`` offers WebSocket clients
-    compressed frames (permessage-deflate), which every browser accepts: a view is a few
-    kilobytes of JSON that deflate shrinks to about a third. Turning it off saves the deflate's
-    work where bandwidth costs nothing, as on one machine or a local network. ``freeze_heap``
-    keeps the cycle collector's full collections off the live games (:func:`create_app`): turn
-    it off only to call this from a process that does other work as well. uvicorn runs the event
-    loop on uvloop where it can import it (the ``server`` extra installs it, except on Windows),
-    which makes each frame sent or read cheaper.
+    within :attr:`Limits.request_seconds`, a client must take what it is sent (and answer the
+    pings sent every :attr:`Limits.ping_seconds`) within :attr:`Limits.send_seconds`, and an
+    address prefix holds at most :attr:`Limits.connections_per_prefix` connections. On
+    stopping, every game's connection is closed with 1001 ("reconnect in a moment").
+
+    ``compression`` offers WebSocket clients compressed frames (permessage-deflate), which
+    every browser accepts: a view is a few kilobytes of JSON that deflate shrinks to about a
+    third. Turning it off saves the deflate's work where bandwidth costs nothing, as on one
+    machine or a local network. ``freeze_heap`` keeps the cycle collector's full collections
+    off the live games (:func:`create_app`): turn it off only to call this from a process that
+    does other work as well. uvicorn runs the event loop on uvloop where it can import it (the
+    ``server`` extra installs it, except on Windows), which makes each frame sent or read cheaper.
     """
     allowed = own_origins(host, port) if origins is None else list(origins)
     app = create_app(server, origins=allowed, freeze_heap=freeze_heap)
@@ -94,6 +95,8 @@ def serve(
         port=port,
         http=guarded(server.limits),
         ws_max_size=FRAME_BYTES,
+        ws_ping_interval=server.limits.ping_seconds,
+        ws_ping_timeout=server.limits.send_seconds,
         ws_per_message_deflate=compression,
         log_level=log_level,
         access_log=access_log,
