@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -544,3 +546,25 @@ def test_an_app_freezes_the_heap_only_when_asked(tmp_path: Path) -> None:
                 time.sleep(0.1)
             assert (gc.get_freeze_count() > 0) is asked
         assert gc.get_freeze_count() == 0
+
+
+def test_a_page_stops_reconnecting_where_it_would_fail_again_and_a_full_game_after_a_few_tries() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("the pages' close handling runs in node (CI installs it)")
+    closes = Path(server_session.__file__).parent / "static" / "closes.js"
+    script = (
+        f"import {{ afterClose }} from {json.dumps(closes.as_uri())};"
+        "const codes = [1001, 1006, 1008, 1013, 4401, 4404, 4410];"
+        "console.log(JSON.stringify(codes.map((code) => [0, 1, 3, 4, 50].map((tries) => afterClose(code, tries)))));"
+    )
+    ran = subprocess.run([node, "--no-warnings", "--input-type=module", "-e", script], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    answers = dict(zip([1001, 1006, 1008, 1013, 4401, 4404, 4410], json.loads(ran.stdout), strict=True))
+    for code in (1001, 1006, 1008):  # the network, a server stopping, a client too slow: again and again
+        assert all("wait" in answer and answer["wait"] <= 4 for answer in answers[code])
+    busy = answers[1013]  # a game as full as it takes: a few slow tries, then the page stops
+    assert [answer.get("wait") for answer in busy[:3]] == [5, 15, 60]
+    assert busy[3] == busy[4] == {"stop": True}
+    for code in (4401, 4404, 4410):
+        assert answers[code] == [{"stop": True}] * 5
