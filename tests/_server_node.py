@@ -8,8 +8,10 @@ or a PostgreSQL DSN) at 127.0.0.1:PORT, ``SETTINGS`` a JSON object: ``limits`` (
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -17,6 +19,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,27 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+POSTGRES = os.environ.get("CHICKENFOOT_TEST_POSTGRES")
+"""A PostgreSQL DSN the tests may create databases through (``scripts/postgres.sh`` starts a cluster)."""
+
+
+@contextlib.contextmanager
+def postgres_database() -> Iterator[str]:
+    """Creates a fresh database on ``CHICKENFOOT_TEST_POSTGRES``'s cluster, gives its DSN, and drops it after."""
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    assert POSTGRES is not None
+    name = f"chickenfoot_{secrets.token_hex(6)}"
+    with psycopg.connect(POSTGRES, autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield make_conninfo(POSTGRES, dbname=name)
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 class Node:
@@ -97,11 +121,8 @@ def _serve(store: str, port: int, settings: dict[str, Any]) -> None:
     from chickenfoot.server import GameServer, Limits, PostgresStore, SQLiteStore, Store, serve
 
     owner = settings.get("owner")
-    kept: Store = (
-        PostgresStore(store, owner=owner)
-        if store.startswith("postgresql://")
-        else SQLiteStore(store, synchronous="NORMAL")
-    )
+    postgres = store.startswith("postgresql://") or "dbname=" in store
+    kept: Store = PostgresStore(store, owner=owner) if postgres else SQLiteStore(store, synchronous="NORMAL")
     server = GameServer(
         kept,
         limits=Limits(**settings.get("limits", {})),
