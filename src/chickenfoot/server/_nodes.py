@@ -32,6 +32,7 @@ __all__ = ["Nodes"]
 log = logging.getLogger("chickenfoot.server")
 
 _ADOPT = 100  # the most games a node takes over at one look
+_LOOKS = 6  # how often in a lease a node looks for games to take over (and, every other look, renews its own)
 _LOST: Literal["lost"] = "lost"  # this node turned out not to hold the game: the move goes to the node that does
 _ACKED = "acked"
 _RETRY = "retry"
@@ -150,18 +151,14 @@ class Nodes:
             await asyncio.wait(list(self._tasks), timeout=self.lease_seconds)
 
     async def _keep_leases(self) -> None:
-        """Renews this node's leases and adopts the games whose bots wait for a node, three times a lease."""
+        """Renews this node's leases three times a lease, and adopts the games whose bots wait for a node six times."""
         limits = self.limits
-        while True:
-            await asyncio.sleep(self.lease_seconds / 3)
+        for tick in itertools.count():
+            await asyncio.sleep(self.lease_seconds / _LOOKS)
             owned = [table.id for table in self.tables.values() if table.owned and not table.game.is_over]
             try:
-                kept = await self.store.renew(owned, lease_seconds=self.lease_seconds)
-                for game in set(owned) - kept:
-                    table = self.tables.get(game)
-                    if table is not None and table.owned:
-                        log.warning("game %s is no longer this node's: following it", game)
-                        await self._demote(table)
+                if tick % 2:
+                    await self._renew(owned)
                 adopted = await self.store.adopt(
                     limit=_ADOPT, lease_seconds=self.lease_seconds, expire_seconds=limits.expire_seconds, mine=False
                 )
@@ -170,6 +167,14 @@ class Nodes:
                 continue
             for stored in adopted:
                 self._adopted(stored)
+
+    async def _renew(self, owned: list[str]) -> None:
+        kept = await self.store.renew(owned, lease_seconds=self.lease_seconds)
+        for game in set(owned) - kept:
+            table = self.tables.get(game)
+            if table is not None and table.owned:
+                log.warning("game %s is no longer this node's: following it", game)
+                await self._demote(table)
 
     def _adopted(self, stored: Stored) -> None:
         """Holds a game taken over for its bots: its table here (caught up if it was followed), and the bots on."""
@@ -302,7 +307,7 @@ class Nodes:
                     by.refuse(seq, text, _expired(self.limits) if table.expired else _over())
                     return False
                 with contextlib.suppress(asyncio.TimeoutError):
-                    answer = await asyncio.wait_for(asyncio.shield(pending.answer), self.lease_seconds)
+                    answer = await asyncio.wait_for(asyncio.shield(pending.answer), self.lease_seconds / _LOOKS)
                     if answer != _RETRY:
                         return answer == _ACKED
                     pending.answer = loop.create_future()
