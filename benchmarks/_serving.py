@@ -54,7 +54,8 @@ def start_server(
     """Starts a server process keeping its games in ``store``; returns once it answers (or raises after 60 s).
 
     ``limits`` are the fields of its ``Limits`` (:data:`LOADED` by default); ``settings`` may give
-    ``bot_delay``, ``lease`` (seconds), ``owner`` (a node's name) and ``bot_workers``.
+    ``bot_delay``, ``lease`` (seconds), ``owner`` (a node's name), ``bot_workers`` and ``descriptors``
+    (the most files and sockets the process may hold open).
     """
     chosen = {"synchronous": synchronous, "compression": compression, "limits": LOADED if limits is None else limits}
     command = [sys.executable, __file__, str(store), str(port), json.dumps({**chosen, **settings})]
@@ -209,6 +210,12 @@ def percentile(values: list[float], fraction: float) -> float:
 
 def _serve(store: str, port: int, settings: dict[str, Any]) -> None:
     from chickenfoot.server import GameServer, Limits, PostgresStore, SQLiteStore, Store, serve
+
+    if "descriptors" in settings:
+        import resource
+
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (settings["descriptors"], hard))
 
     kept: Store
     if store.startswith("postgresql://"):

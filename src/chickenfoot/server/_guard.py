@@ -96,6 +96,7 @@ class _Guard(asyncio.Protocol):
     limits: ClassVar[Limits]
     make_inner: ClassVar[Callable[..., asyncio.Protocol]]
     open_by_prefix: ClassVar[Counter[str]]
+    refusing: ClassVar[set[str]]  # the prefixes refused since they reached their count
 
     def __init__(self, **options: Any) -> None:
         self.inner: asyncio.BaseProtocol = type(self).make_inner(**options)
@@ -111,7 +112,9 @@ class _Guard(asyncio.Protocol):
         peer = transport.get_extra_info("peername")
         key = prefix(str(peer[0]) if isinstance(peer, tuple) else "", self.limits)
         if self.open_by_prefix[key] >= self.limits.connections_per_prefix:
-            log.warning("refused a connection from %s: it holds %d already", key, self.limits.connections_per_prefix)
+            if key not in self.refusing:  # once each time the prefix reaches its count, not once a connection
+                self.refusing.add(key)
+                log.warning("refusing connections from %s: it holds %d", key, self.limits.connections_per_prefix)
             transport.abort()
             return
         self.open_by_prefix[key] += 1
@@ -134,6 +137,7 @@ class _Guard(asyncio.Protocol):
         if self._prefix is None:  # refused: uvicorn never saw it
             return
         self.open_by_prefix[self._prefix] -= 1
+        self.refusing.discard(self._prefix)
         if not self.open_by_prefix[self._prefix]:
             del self.open_by_prefix[self._prefix]
         self.inner.connection_lost(exc)
@@ -190,5 +194,5 @@ def guarded(limits: Limits) -> type[asyncio.Protocol]:
     """Makes the protocol class to give uvicorn (``http=``): its own HTTP protocol, guarded by ``limits``."""
     from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-    namespace = {"limits": limits, "make_inner": AutoHTTPProtocol, "open_by_prefix": Counter()}
+    namespace = {"limits": limits, "make_inner": AutoHTTPProtocol, "open_by_prefix": Counter(), "refusing": set()}
     return cast(type[asyncio.Protocol], type("GuardedHTTPProtocol", (_Guard,), namespace))
