@@ -229,7 +229,8 @@ def _serve(store: str, port: int, settings: dict[str, Any]) -> None:
         lease_seconds=settings.get("lease", 10.0),
         bot_workers=settings.get("bot_workers"),
     )
-    serve(server, HOST, port, log_level="warning", access_log=False, compression=settings["compression"])
+    freeze = settings.get("freeze_heap", True)
+    serve(server, HOST, port, log_level="warning", access_log=False, compression=settings["compression"], freeze_heap=freeze)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,11 @@ Each case starts its own server process on a fresh SQLite file (synchronous=FULL
 default limits of ``chickenfoot serve``, except where a case says otherwise, and prints the
 server's resident memory (RSS) before and after, with the case's own figures:
 
-* **bots**: ``--bot-games`` (2,000) games of two ``random`` bots played to their end, at most
-  100 at once (request rates raised: one address creates them all); the memory after, against
-  the empty server's (target: under 1.2 times); then the server started again on the same file
-  and every game read once (``GET /api/games/{game}``).
+* **bots**: ``--bot-games`` (2,000) games of two ``random`` bots played to their end,
+  ``--at-once`` (100) at a time (request rates raised: one address creates them all); the
+  memory a quarter of the way and after, against the empty server's (target: under 1.2 times);
+  then the server started again on the same file and every game read once
+  (``GET /api/games/{game}``).
 * **silent**: 20 clients that never read, watching 4 games of 4 bots that move every 0.1 s: how
   long until the server has dropped them all (its open descriptors back where they were; target:
   within 30 s), and its memory meanwhile.
@@ -70,7 +71,7 @@ def _settle(pid: int) -> float:
     return rss_mb(pid)
 
 
-def bots(folder: Path, games: int = 2000) -> dict[str, float]:
+def bots(folder: Path, games: int = 2000, at_once: int = 100) -> dict[str, float]:
     db, port = folder / "bots.sqlite3", free_port()
     server = start_server(db, port)
     try:
@@ -78,11 +79,13 @@ def bots(folder: Path, games: int = 2000) -> dict[str, float]:
             request(port, "/api/options")
         empty = _settle(server.pid)
         waiting: list[str] = []
-        created = 0
+        created, quarter = 0, 0.0
         while created < games or waiting:
-            while created < games and len(waiting) < 100:
+            while created < games and len(waiting) < at_once:
                 waiting.append(request(port, "/api/games", {"seats": ["random", "random"]})["game"])
                 created += 1
+                if created == games // 4:
+                    quarter = rss_mb(server.pid)  # the games in play at once already at their most
             waiting = [game for game in waiting if not request(port, f"/api/games/{game}")["is_over"]]
             time.sleep(0.2)
         after = _settle(server.pid)
@@ -98,7 +101,9 @@ def bots(folder: Path, games: int = 2000) -> dict[str, float]:
     finally:
         stop_server(server)
     return {
+        "at_once": at_once,
         "rss_mb_empty": empty,
+        "rss_mb_a_quarter_in": quarter,
         "rss_mb_after_games": after,
         "ratio": after / empty,
         "rss_mb_restarted": again,
@@ -303,6 +308,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--cases", default=",".join(CASES), help=f"which cases, of {','.join(CASES)}")
     parser.add_argument("--bot-games", type=int, default=2000, help="bot games for the bots case (default 2000)")
+    parser.add_argument("--at-once", type=int, default=100, help="bot games in play at once (default 100)")
     options = parser.parse_args()
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop the server processes too, in the finally blocks
     chosen = options.cases.split(",")
@@ -313,7 +319,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="chickenfoot-abuse-") as folder:
         for name in chosen:
             case = CASES[name]
-            results[name] = bots(Path(folder), options.bot_games) if name == "bots" else case(Path(folder))
+            results[name] = (
+                bots(Path(folder), options.bot_games, options.at_once) if name == "bots" else case(Path(folder))
+            )
             print(f"{name}: " + ", ".join(f"{key} {value:,.2f}" for key, value in results[name].items()), flush=True)
     print(f"load average at the end: {' '.join(map(str, os.getloadavg()))} ({os.cpu_count()} cores)")
     json.dump(results, sys.stdout, indent=2)
