@@ -2,7 +2,7 @@
 
 A module of ``src/chickenfoot`` whose optional extra is not installed (``chickenfoot.gymnasium``
 without gymnasium, say) is reported as skipped, naming the extra, instead of failing to import
-for its doctests; which import belongs to which extra is ``chickenfoot._extras.EXTRA_OF``, the
+for its doctests; which import belongs to which extra is ``chickenfoot._io._extras.EXTRA_OF``, the
 table the package's own error messages read, so a module added later needs no entry here. The
 test modules skip themselves the same way (``pytest.importorskip``, ``helpers.skip_if_missing``).
 So the README's test command runs the core suite in a venv with only the ``test`` extra.
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from chickenfoot._extras import why_missing
+from chickenfoot._io._extras import why_missing
 
 _PACKAGE = Path(__file__).resolve().parent / "src" / "chickenfoot"
 _REQUIRE_ALL = os.environ.get("CHICKENFOOT_REQUIRE_EXTRAS") == "1"

@@ -1,10 +1,7 @@
 """Builds chickenfoot with its rules core compiled by mypyc where that can be done, pure Python otherwise.
 
-The core (``src/chickenfoot/_codes.py``, ``_layout.py``, ``_round.py``, ``_dealing.py``: the rules
-as plain typed data), ``src/chickenfoot/_sampling.py`` and ``_matching.py`` (determinize's sampling
-loops over the same ints), ``src/chickenfoot/_search.py`` (the search bots' tree search over
-them) and ``src/chickenfoot/_greedy.py`` (GreedyBot's rating, and the rollout bot's playouts) are
-compiled to C extensions when
+The modules of the core's folder, ``src/chickenfoot/_core/`` (the rules as plain typed ints, and
+the samplers and searches that read them), are compiled to C extensions when
 
 * the build makes a regular wheel or installs (``pip install .``, ``python -m build``), not an
   editable install: an editable install must run the sources being edited;
@@ -21,16 +18,14 @@ import os
 import shutil
 import sys
 import sysconfig
+from pathlib import Path
 from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
-# In import order, as chickenfoot._flavour.COMPILED_MODULES lists them (a test checks the two agree).
-COMPILED = [
-    f"src/chickenfoot/{name}.py"
-    for name in ("_codes", "_layout", "_round", "_dealing", "_matching", "_sampling", "_search", "_greedy")
-]
+# mypyc builds the compiled core's folder: every module in it (chickenfoot._core.MODULES lists them in import order).
+COMPILED = sorted(str(path) for path in Path("src/chickenfoot/_core").glob("*.py") if path.name != "__init__.py")
 EDITABLE_OR_METADATA = {"editable_wheel", "develop", "egg_info", "dist_info", "sdist"}
 
 

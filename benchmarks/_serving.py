@@ -230,7 +230,15 @@ def _serve(store: str, port: int, settings: dict[str, Any]) -> None:
         bot_workers=settings.get("bot_workers"),
     )
     freeze = settings.get("freeze_heap", True)
-    serve(server, HOST, port, log_level="warning", access_log=False, compression=settings["compression"], freeze_heap=freeze)
+    serve(
+        server,
+        HOST,
+        port,
+        log_level="warning",
+        access_log=False,
+        compression=settings["compression"],
+        freeze_heap=freeze,
+    )
 
 
 if __name__ == "__main__":

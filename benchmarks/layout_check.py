@@ -1,4 +1,4 @@
-"""Checks that no two tiles of svg.layout overlap, nor any node number a tile, over many random finished rounds.
+"""Checks that no two tiles of svg.placements overlap, nor any node number a tile, over many random finished rounds.
 
     python benchmarks/layout_check.py --rounds 5000     # by hand: about a minute of CPU
     python benchmarks/layout_check.py --rounds 500      # what tests/test_layout.py runs
@@ -144,7 +144,7 @@ def main() -> int:
     widest = 0.0
     by_config: collections.Counter[tuple[str, int, int]] = collections.Counter()
     for rules, players, final in finished_rounds(args.seed, args.rounds):
-        placements = chickenfoot.svg.layout(final)
+        placements = chickenfoot.svg.placements(final)
         tiles += len(placements)
         by_config[(rules.deal, rules.max_pip, players)] += 1
         labels = chickenfoot.svg.labels(placements)

@@ -14,7 +14,7 @@ and the share killed in each module; docs/quality.md explains the survivors. Eac
 reach 90%.
 
 ``PATTERN`` limits the run to mutants whose names match (``"chickenfoot.batch.*"``, for one
-module ``"chickenfoot._chance.*"``); the report covers the modules that have results. A whole
+module ``"chickenfoot._game._chance.*"``); the report covers the modules that have results. A whole
 run takes about 40 minutes on two shared cores: run it under ``nice -n 10``. mutmut keeps its results in
 ``mutants/``: after strengthening the tests, ``--survivors`` runs only the survivors again, and
 ``--report-only`` reprints the last figures. Editing ``[tool.mutmut]`` makes mutmut forget every

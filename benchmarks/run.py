@@ -205,7 +205,7 @@ def bench_calls(games: int, repeat: int, clock: Clock) -> list[dict[str, Any]]:
         try:
             return attrs.evolve(game, round=attrs.evolve(game.round))
         except TypeError:  # an older engine, whose states were attrs classes of one private field
-            state = importlib.import_module("chickenfoot._state")
+            state = importlib.import_module("chickenfoot._game._state")
             return state.replace_game(game, round=state.replace_round(game.round))
 
     def forget() -> None:

@@ -4,7 +4,7 @@
 
 The views are those GreedyBots face in the first round of four-player games, trains and cross
 alternately (every fifth move). ``determinize`` checks the view, reads its history and builds a
-public game for each world; :class:`~chickenfoot._determinize.Worlds` does the first two once a
+public game for each world; :class:`~chickenfoot._game._determinize.Worlds` does the first two once a
 view, as the search bots do once a decision (``--samples`` worlds: SearchBot's default is 20).
 CPU time of this process; the medians of ``--repeat`` runs. Run it on the compiled build
 (``pip install .``) to time what users run.
@@ -18,8 +18,8 @@ import statistics
 import time
 
 import chickenfoot as cf
-from chickenfoot._determinize import Worlds
-from chickenfoot._flavour import COMPILED
+from chickenfoot._core import COMPILED
+from chickenfoot._game._determinize import Worlds
 from chickenfoot.bots import GreedyBot
 
 

@@ -52,9 +52,9 @@ html_title = f"chickenfoot {release}"
 nitpicky = True
 nitpick_ignore = [
     # attrs' generated __init__ parameters and private aliases in hints link nowhere on purpose.
-    ("py:class", "chickenfoot._state.History"),
+    ("py:class", "chickenfoot._game._state.History"),
     ("py:class", "History"),
-    ("py:class", "chickenfoot._json_read.T"),  # from_json's TypeVar: "the type you asked for"
+    ("py:class", "chickenfoot._io._json_read.T"),  # from_json's TypeVar: "the type you asked for"
     # The option types of Rules are private Literal aliases; the options' docstrings list the values.
     ("py:class", "DealStyle"),
     ("py:class", "DrawnTilePolicy"),

@@ -7,8 +7,8 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-from chickenfoot._board import _NODES
-from chickenfoot._plans import _DEALS, _SETTINGS
+from chickenfoot._game._board import _NODES
+from chickenfoot._game._plans import _DEALS, _SETTINGS
 
 try:
     from chickenfoot.batch._convert import _FINALS

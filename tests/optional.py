@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import pytest
 
-from chickenfoot._extras import why_missing
+from chickenfoot._io._extras import why_missing
 
 
 def skip_unless_importable(modules: Iterable[str], what: str) -> None:

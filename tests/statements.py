@@ -134,7 +134,7 @@ def _tile_text(rules: cf.Rules, index: int) -> str:
 
 
 class ChanceLayer(_Statement):
-    """``chickenfoot._chance``: the game with every random event (a tile dealt or drawn) made explicit."""
+    """``chickenfoot._game._chance``: the game with every random event (a tile dealt or drawn) made explicit."""
 
     name = "the chance layer"
     seeded = False
@@ -145,7 +145,7 @@ class ChanceLayer(_Statement):
         return not (rules.unfillable_foot_ends_round and rules.reserve_for(players))
 
     def play(self, rules: cf.Rules, players: int, seeds: Sequence[int], choose: Chooser) -> Iterator[Event]:
-        from chickenfoot._chance import ChanceGame
+        from chickenfoot._game._chance import ChanceGame
 
         for game, seed in enumerate(seeds):
             rng = random.Random(seed)
@@ -160,7 +160,7 @@ class ChanceLayer(_Statement):
                 yield Event(game, core.game_state(), move, offered, chances)
 
     def deal(self, rules: cf.Rules, players: int, seeds: Sequence[int], round_index: int) -> Iterator[Dealt]:
-        from chickenfoot._chance import ChanceGame
+        from chickenfoot._game._chance import ChanceGame
 
         for seed in seeds:
             core = ChanceGame(rules=rules, players=players, rounds=rules.rounds, round_index=round_index)

@@ -1,9 +1,10 @@
-"""The package's shape: layers that import downward only, no import cycle, small modules and functions.
+"""The package's shape: folders by job in layers that import downward only, no import cycle, short functions.
 
-The layers are the import-linter contract in pyproject.toml (``lint-imports`` checks it in CI);
-these tests prove that check can fail, look for cycles it does not, and hold the size limits of
-issue 27: no module in src/ over 600 lines, no function over 60 unless a comment above it says
-why it is kept whole, no core constructor taking more than three positional values.
+The layers and the folders' privacy are the import-linter contracts in pyproject.toml
+(``lint-imports`` checks them in CI); these tests prove those checks can fail, look for cycles
+and private names taken across folders, which they do not, and hold the shape rules: the top
+level holds public modules and private folders only, no function over 60 lines unless a comment
+above it says why it is kept whole, no core constructor taking more than three positional values.
 """
 
 from __future__ import annotations
@@ -25,13 +26,12 @@ import layers  # noqa: E402 - docs/_ext, the architecture page's table
 
 grimp = pytest.importorskip("grimp", reason="import-linter (the dev and test extras) reads the imports")
 
-MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 60
 KEPT_WHOLE = "# Kept whole:"  # a comment right above a long function (or its decorators), saying why
 
-# The display hook's imports, the one upward reach the contract allows (chickenfoot._display).
-HOOK = {("chickenfoot._display", "chickenfoot.render"), ("chickenfoot._display", "chickenfoot.svg")}
-HOOK.add(("chickenfoot._display", "chickenfoot.notebook"))
+# The display hook's imports, the one upward reach the contract allows (chickenfoot._game._display).
+HOOK = {("chickenfoot._game._display", "chickenfoot.render"), ("chickenfoot._game._display", "chickenfoot.svg")}
+HOOK.add(("chickenfoot._game._display", "chickenfoot.notebook"))
 
 
 def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
@@ -52,35 +52,80 @@ def test_the_package_keeps_its_layers_contract() -> None:
     result = _lint_imports(ROOT)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "Layers import downward only KEPT" in result.stdout
+    assert "A folder's modules are read through its __init__ KEPT" in result.stdout
     assert "The compiled core reads only what is below it KEPT" in result.stdout
 
 
 @pytest.mark.parametrize(
-    ("module", "line", "where"),
+    ("module", "line", "broken"),
     [
-        # A function-level import: the display idiom's shape, anywhere but the hook.
+        # A function-level import of a higher layer: the display idiom's shape, anywhere but the hook.
         (
-            "_engine.py",
-            "\n\ndef _peek() -> object:\n    from .bots import RandomBot\n\n    return RandomBot\n",
-            "function",
+            "_game/_engine.py",
+            "\n\ndef _peek() -> object:\n    from ..bots import RandomBot\n\n    return RandomBot\n",
+            "chickenfoot._game._engine -> chickenfoot.bots",
         ),
         # A module-level import of a higher layer.
-        ("_codes.py", "\nfrom ._round import Round  # noqa: E402\n", "module"),
+        (
+            "_core/_codes.py",
+            "\nfrom .._game import Tile  # noqa: E402\n",
+            "chickenfoot._core._codes -> chickenfoot._game",
+        ),
+        # A module of another folder read past its __init__.
+        (
+            "_io/_notation.py",
+            "\nfrom .._core._round import Round  # noqa: E402\n",
+            "chickenfoot._io._notation -> chickenfoot._core._round",
+        ),
+        # Inside the core, a lower module reading a higher one.
+        (
+            "_core/_codes.py",
+            "\nfrom ._round import Round  # noqa: E402\n",
+            "chickenfoot._core._codes -> chickenfoot._core._round",
+        ),
     ],
-    ids=["function-level", "module-level"],
+    ids=["function-level", "module-level", "past-the-init", "inside-the-core"],
 )
-def test_the_contract_fails_when_a_lower_layer_imports_a_higher_one(
-    tmp_path: Path, module: str, line: str, where: str
-) -> None:
+def test_the_contracts_fail_on_an_import_against_them(tmp_path: Path, module: str, line: str, broken: str) -> None:
     shutil.copytree(SRC, tmp_path / "src" / "chickenfoot", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     target = tmp_path / "src" / "chickenfoot" / module
     target.write_text(target.read_text(encoding="utf-8") + line, encoding="utf-8")
     result = _lint_imports(tmp_path)
-    assert result.returncode != 0, f"a {where}-level upward import passed the contract:\n{result.stdout}"
+    assert result.returncode != 0, f"{broken} passed the contracts:\n{result.stdout}"
     assert "BROKEN" in result.stdout
-    imported = "chickenfoot.bots" if module == "_engine.py" else "chickenfoot._round"
-    assert f"chickenfoot.{module.removesuffix('.py')} -> {imported}" in result.stdout
+    assert broken in result.stdout
+
+
+def _private_names_across_folders() -> list[str]:
+    """Lists every import of an underscored name from a module of another folder (``where <- module.name``)."""
+    found = []
+    for path in _sources():
+        parts = path.relative_to(SRC.parent).with_suffix("").parts
+        is_package = parts[-1] == "__init__"
+        here = parts[:-1] if is_package else parts
+        folder = here if is_package else here[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or not node.level:
+                continue
+            base = folder[: len(folder) - (node.level - 1)]
+            target = (*base, *(node.module or "").split(".")) if node.module else base
+            target_folder = target if (SRC.parent.joinpath(*target) / "__init__.py").exists() else target[:-1]
+            if target_folder[: len(folder)] == folder or folder[: len(target_folder)] == target_folder:
+                continue  # the same folder, or one inside it, or the folder's own ancestors' public face
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    found.append(f"{'.'.join(here)} <- {'.'.join(target)}.{alias.name}")
+    return found
+
+
+def test_no_private_name_is_imported_across_folders() -> None:
+    assert _private_names_across_folders() == []
+
+
+def test_the_top_level_holds_public_modules_and_folders_only() -> None:
+    private = sorted(path.name for path in SRC.glob("_*.py") if path.name not in ("__init__.py", "__main__.py"))
+    assert private == []
 
 
 def _import_cycles() -> list[list[str]]:
@@ -146,7 +191,10 @@ def test_the_display_hook_is_the_cycle_it_is_said_to_be() -> None:
         cycles = _import_cycles()
     finally:
         HOOK = kept
-    assert any({"chickenfoot._display", "chickenfoot.render", "chickenfoot._state"} <= set(cycle) for cycle in cycles)
+    assert any(
+        {"chickenfoot._game._display", "chickenfoot.render", "chickenfoot._game._state"} <= set(cycle)
+        for cycle in cycles
+    )
 
 
 def test_every_module_of_the_package_is_in_a_layer() -> None:
@@ -168,20 +216,11 @@ def test_the_architecture_page_shows_the_contract() -> None:
     for modules, _ in layers.layers(ROOT / "pyproject.toml"):
         for module in modules:
             assert f"`{module.strip('()')}`" in table
-    assert "`chickenfoot._display` → `chickenfoot.render`" in table
+    assert "`chickenfoot._game._display` → `chickenfoot.render`" in table
 
 
 def _sources() -> list[Path]:
     return sorted(path for path in SRC.rglob("*.py") if "__pycache__" not in path.parts)
-
-
-def test_no_module_is_over_600_lines() -> None:
-    long = {
-        str(path.relative_to(SRC)): lines
-        for path in _sources()
-        if (lines := len(path.read_text().splitlines())) > MAX_MODULE_LINES
-    }
-    assert long == {}
 
 
 def _long_functions(source: str) -> list[tuple[str, int]]:
@@ -217,10 +256,10 @@ def test_the_function_length_check_can_fail() -> None:
 
 
 def test_no_core_constructor_takes_more_than_three_positional_values() -> None:
-    from chickenfoot import _codes, _dealing, _layout, _round
+    from chickenfoot._core import _codes, _round
 
     crowded = []
-    for module in (_codes, _layout, _round, _dealing):
+    for module in (_codes, _round):
         for name, value in vars(module).items():
             if not (inspect.isclass(value) or inspect.isfunction(value)) or value.__module__ != module.__name__:
                 continue
@@ -239,7 +278,7 @@ def test_no_core_constructor_takes_more_than_three_positional_values() -> None:
 def test_no_call_passes_a_core_constructor_more_than_three_positional_values() -> None:
     # Every call of a core constructor passes keywords (a round is built field by field, by name).
     constructors = {"Settings", "Placed", "Layout", "Setup", "Round", "Deal", "Game", "round_on", "start_layout"}
-    core = {"_codes", "_layout", "_round", "_dealing"}
+    core = {"_codes", "_round"}
     crowded = []
     for path in _sources():
         tree = ast.parse(path.read_text())
@@ -258,16 +297,13 @@ def test_no_call_passes_a_core_constructor_more_than_three_positional_values() -
     assert crowded == []
 
 
-def test_setup_compiles_the_modules_the_flavour_loads() -> None:
-    # setup.py's list and chickenfoot._flavour.COMPILED_MODULES name the compiled modules twice
-    # (setup.py cannot import the package it builds): they must agree, in import order.
-    from chickenfoot._flavour import COMPILED_MODULES
+def test_the_core_lists_every_module_of_its_folder_in_import_order() -> None:
+    # setup.py compiles every module of the folder; MODULES says the order the pure core loads them in.
+    from chickenfoot._core import MODULES
 
-    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
-    listed = next(
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "COMPILED" for t in node.targets)
-    )
-    names = ast.literal_eval(next(n for n in ast.walk(listed) if isinstance(n, ast.Tuple)))
-    assert tuple(names) == COMPILED_MODULES
+    folder = SRC / "_core"
+    assert sorted(MODULES) == sorted(path.stem for path in folder.glob("*.py") if path.stem != "__init__")
+    for at, name in enumerate(MODULES):
+        tree = ast.parse((folder / f"{name}.py").read_text(encoding="utf-8"))
+        read = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1}
+        assert read <= set(MODULES[:at]), f"{name} reads {read - set(MODULES[:at])}, listed after it"

@@ -17,7 +17,7 @@ np = pytest.importorskip("numpy")
 import chickenfoot as cf  # noqa: E402
 from _games import play_randomly, random_walk  # noqa: E402
 from chickenfoot import actions, batch, reference  # noqa: E402
-from chickenfoot._scoring import win_utilities  # noqa: E402
+from chickenfoot._game._scoring import win_utilities  # noqa: E402
 from chickenfoot.conformance import game_differences, reference_round, round_differences  # noqa: E402
 
 # Both presets, every option, every set and player counts 2 to 8.
@@ -86,9 +86,9 @@ def test_random_and_greedy_actions_are_legal(rules: cf.Rules, players: int) -> N
         mask = batch.legal_action_mask(games)
         assert mask.dtype == np.bool_
         live = ~games.game_over
-        for chosen in (batch.random_actions(games, rng), batch.greedy_actions(games)):
+        for chosen in (batch.random_actions(games, rng), batch.heaviest_actions(games)):
             assert mask[np.arange(games.size), chosen][live].all()
-        picker = batch.greedy_actions(games) if step % 3 == 0 else batch.random_actions(games, rng)
+        picker = batch.heaviest_actions(games) if step % 3 == 0 else batch.random_actions(games, rng)
         batch.step_inplace(games, picker)
 
 
@@ -155,7 +155,7 @@ def test_the_batch_names_the_winners_of_tied_games_as_the_reference_does(
     for game, rounds in enumerate(scores):
         results = tuple(reference.Result(0, tuple(round_scores), None, None) for round_scores in rounds)  # type: ignore[arg-type]
         totals = tuple(int(total) for total in arrays[game].sum(axis=0))
-        assert tuple(np.flatnonzero(won[game])) == reference.winners(rules, totals, results), rounds
+        assert tuple(np.flatnonzero(won[game])) == reference.decide_winners(rules, totals, results), rounds
 
 
 @pytest.mark.rule("GAME-1", "TIE-1", "TIE-2")

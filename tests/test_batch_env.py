@@ -11,13 +11,13 @@ pytest.importorskip("gymnasium")
 
 import chickenfoot as cf  # noqa: E402
 from chickenfoot import actions, batch, conformance, reference  # noqa: E402
-from chickenfoot._scoring import win_utilities  # noqa: E402
+from chickenfoot._game._scoring import win_utilities  # noqa: E402
 from chickenfoot.batch.env import BatchVectorEnv  # noqa: E402
 from chickenfoot.observation import observation  # noqa: E402
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("opponent", ["random", "greedy"])
+@pytest.mark.parametrize("opponent", ["random", "heaviest"])
 def test_the_learner_always_moves_and_episodes_end_with_win_utilities(opponent: str) -> None:
     env = BatchVectorEnv(num_envs=16, rules=cf.Rules.trains(max_pip=6), players=3, opponent=opponent, seat=1)
     obs, infos = env.reset(seed=3)
@@ -135,7 +135,7 @@ class Following:
             ended = self.done.pop(game, None)
             assert bool(terminated[game]) is (ended is not None)
             if ended is not None:  # the reference pays the round's winners
-                scores = reference.round_scores(ended)
+                scores = reference.score_round(ended)
                 won = [seat for seat, score in enumerate(scores) if score == min(scores)]
                 assert rewards[game] == pytest.approx(win_utilities(self.players, won)[self.seat])
                 self.ended += 1
@@ -177,7 +177,7 @@ def test_every_game_of_the_vector_env_follows_the_reference() -> None:
 
 def test_reset_deals_game_i_from_seed_plus_i_and_the_spaces_fit() -> None:
     rules = cf.Rules.trains(max_pip=6)
-    env = BatchVectorEnv(num_envs=3, rules=rules, players=2, seat=1, opponent="greedy")
+    env = BatchVectorEnv(num_envs=3, rules=rules, players=2, seat=1, opponent="heaviest")
     size = observation(cf.new_game(rules, 2), 0).shape[0]
     assert (env.single_observation_space.shape, env.observation_space.shape) == ((size,), (3, size))
     assert (env.single_action_space.n, env.action_space.shape) == (actions.action_count(rules), (3,))
@@ -193,7 +193,7 @@ def test_reset_deals_game_i_from_seed_plus_i_and_the_spaces_fit() -> None:
     assert seeds != [5, 6, 7]
     assert all(0 <= seed < 2**62 for seed in seeds)
     assert max(seeds) >= 2**32  # drawn from the whole range (each below 2**32 about once in 4 billion)
-    twin = BatchVectorEnv(num_envs=3, rules=rules, players=2, seat=1, opponent="greedy")
+    twin = BatchVectorEnv(num_envs=3, rules=rules, players=2, seat=1, opponent="heaviest")
     twin.reset(seed=5)
     twin.reset()
     assert twin.games is not None

@@ -308,7 +308,7 @@ def test_late_and_second_answers_are_discarded_never_played() -> None:
 
 def _states(game: cf.GameState) -> list[cf.GameState]:
     """Gets every state of a finished game before a move."""
-    return cf.replay(cf.GameRecord(game.rules, game.players, game.seed, game.moves))[:-1]
+    return cf.replay(cf.GameRecord(game.rules, game.players, game.seed, tuple(move for _, move in game.history)))[:-1]
 
 
 def test_a_program_that_writes_lines_without_end_is_stopped() -> None:

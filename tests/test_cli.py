@@ -20,7 +20,7 @@ pytest.importorskip("rich")
 import chickenfoot as cf
 import chickenfoot.bots
 import chickenfoot.tournament
-from chickenfoot._extras import install_command
+from chickenfoot._io._extras import install_command
 from chickenfoot.cli import main
 from chickenfoot.cli._records import load_record, save_record
 
@@ -86,7 +86,7 @@ def test_simulate_shows_a_whole_game_in_one_screen(capsys: pytest.CaptureFixture
     assert "#0 9-9 center" not in out
     assert "--verbose" in out
     game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
-    from chickenfoot.tournament import _derive
+    from chickenfoot._tournament import derive_seed as _derive
 
     game = cf.bots.play_out(game, [cf.bots.make_bot("greedy", seed=_derive(1, "simulate", seat)) for seat in range(4)])
     for row, result in zip(rows, game.results, strict=True):
@@ -173,7 +173,7 @@ def test_simulate_matches_the_library(capsys: pytest.CaptureFixture[str]) -> Non
     code, out, _ = run(capsys, "simulate", "--players", "2", "--seed", "5", "--bots", "random")
     assert code == 0
     game = cf.new_game(cf.Rules.trains(), players=2, seed=5)
-    from chickenfoot.tournament import _derive
+    from chickenfoot._tournament import derive_seed as _derive
 
     bots = [cf.bots.RandomBot(seed=_derive(5, "simulate", seat)) for seat in range(2)]
     while not game.is_over:
@@ -259,7 +259,7 @@ def test_replay_steps_by_round_and_by_move(capsys: pytest.CaptureFixture[str], t
         assert f"P{seat} {record.names[seat]} went out" in out
     code, out, _ = run(capsys, "replay", str(path), "--by", "move")
     assert code == 0
-    assert f"move {len(game.moves)}, round 7: " in out
+    assert f"move {len(game.history)}, round 7: " in out
     assert "move 1, round 1: " in out
 
 
@@ -321,13 +321,13 @@ def test_play_load_resumes_a_saved_game_at_the_right_seat(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=4)
-    while game.current_player != 1 or len(game.moves) < 5:
+    while game.current_player != 1 or len(game.history) < 5:
         game = cf.apply(game, cf.bots.GreedyBot()(cf.observe(game, game.round.current_player)))
     path = save_record(game, tmp_path / "game.json", names=["greedy", "Ada", "random"], event="test")
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     code, out, err = run(capsys, "play", "--load", str(path))
     assert code == 0, err
-    assert f"resuming game.json at move {len(game.moves) + 1}, seed 4" in out
+    assert f"resuming game.json at move {len(game.history) + 1}, seed 4" in out
     hand = " ".join(f"[{tile}]" for tile in sorted(game.round.hands[1], reverse=True))
     assert hand in out  # Ada's seat: the one seat not named by a bot
     assert "this game is not saved" not in out  # nothing new to lose: one quit leaves
@@ -379,7 +379,7 @@ def test_replay_shows_the_comments_and_tags(capsys: pytest.CaptureFixture[str], 
         tmp_path / "notes.json",
         names=["Ada", "greedy", "random"],
         event="lesson",
-        comments={3: "keep the 6s for later", len(game.moves): "out!"},
+        comments={3: "keep the 6s for later", len(game.history): "out!"},
         round_comments={2: "a blocked round"},
         tags={"Annotator": "Ada"},
     )
@@ -405,7 +405,7 @@ def test_simulate_says_how_each_round_ended_as_its_outcome(capsys: pytest.Captur
     )
     assert code == 0
     game = cf.new_game(cf.Rules.trains(unfillable_foot_ends_round=True), players=2, seed=0)
-    from chickenfoot.tournament import _derive
+    from chickenfoot._tournament import derive_seed as _derive
 
     bots = [cf.bots.RandomBot(seed=_derive(0, "simulate", seat)) for seat in range(2)]
     while not game.is_over:

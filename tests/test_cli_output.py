@@ -15,7 +15,7 @@ pytest.importorskip("rich")
 from rich.cells import cell_len
 
 import chickenfoot as cf
-from chickenfoot._extras import install_command
+from chickenfoot._io._extras import install_command
 from chickenfoot.cli import main
 
 SMALL = ("--rule", "max_pip=6")

@@ -174,7 +174,7 @@ def _finished(game: cf.GameState) -> tuple[cf.RoundResult, ...]:
 def test_the_chance_layer_refuses_the_one_variant_it_cannot_follow() -> None:
     """Its yard is a pool whose reserve is whatever is left at the end, so it cannot count the tiles that
     can still be drawn, which the unfillable-foot variant needs: it refuses the pair, naming the way out."""
-    from chickenfoot._chance import ChanceGame
+    from chickenfoot._game._chance import ChanceGame
 
     refused = [(preset, name) for preset, name, _ in ALL_CASES if not ChanceLayer.takes(*case_rules(preset, name))]
     assert refused == [("trains", "trains, the foot with a reserve"), ("trains", "unfillable foot ends the round")]

@@ -18,14 +18,14 @@ from hypothesis import given, strategies as st
 
 import chickenfoot as cf
 from _games import play_randomly, random_walk
-from chickenfoot._codes import CODES, DRAW, PASS, PublicMoves, play
-from chickenfoot._dealing import shuffle
-from chickenfoot._state import MOVES, _play_of
+from chickenfoot._core._codes import CODES, DRAW, PASS, PublicMoves, play
+from chickenfoot._core._round import shuffle
+from chickenfoot._game._moves import MOVES, _play_of
 
 
 def _slots_in_source(module: str, name: str) -> list[str]:
     # Read from the source, since a compiled class (mypyc) has no ``__slots__`` to ask.
-    source = (Path(cf.__file__).parent / f"{module}.py").read_text(encoding="utf-8")
+    source = (Path(cf.__file__).parent / "_core" / f"{module}.py").read_text(encoding="utf-8")
     [node] = [node for node in ast.parse(source).body if isinstance(node, ast.ClassDef) and node.name == name]
     [slots] = [
         statement.value
@@ -244,42 +244,11 @@ def test_the_codes_table_lists_the_codes_themselves() -> None:
     assert [CODES.table[code] for code in codes] == codes
 
 
-@pytest.mark.rule("PLAY-1", "PLAY-2", "OPEN-3", "FOOT-1", "FOOT-3")
-@pytest.mark.parametrize("rules", [cf.Rules.trains(), cf.Rules.cross(), cf.Rules.trains(max_pip=6)], ids=str)
-def test_a_round_places_each_tile_as_a_board_on_its_own_does(rules: cf.Rules) -> None:
-    # Round._after_play states the placing rule inline, for speed; Layout.place states it once
-    # (_layout.place_tile). Every play of whole games must leave the same openings and nodes.
-    rng = random.Random(5)
-    plays = 0
-    for seed in range(6):
-        game = cf.new_game(rules, 3, seed)
-        board = game.round.board._layout
-        while legal := cf.legal_moves(game):
-            move = rng.choice(legal)
-            after = cf.apply(game, move)
-            if type(move) is cf.Play and after.round_index == game.round_index:
-                board = board.place(move.tile.index, move.onto)
-                assert board == after.round._round.layout()
-                plays += 1
-            elif after.round_index != game.round_index or after.is_over:
-                board = after.round.board._layout  # a new round: its own center
-            game = after
-    assert plays > 500
-
-
-def test_the_placing_rule_can_tell_two_boards_apart() -> None:
-    # The comparison above can fail: one tile in another place is another layout.
-    center = cf.Board.start(cf.Tile(9, 9), arms=3)._layout
-    one, other = center.place(cf.Tile(9, 4).index, 0), center.place(cf.Tile(9, 5).index, 0)
-    assert one != other
-    assert one == center.place(cf.Tile(9, 4).index, 0)
-
-
 @pytest.mark.parametrize("rules", [cf.Rules.trains(), cf.Rules.cross(center_fallback="highest_double")])
 def test_every_round_is_built_whole(rules: cf.Rules) -> None:
     # A round's builders (round_on, a play, a draw or a pass, moved) store its fields one by one:
     # a field forgotten would be unset, which reading it raises (pure or compiled).
-    fields = [*_slots_in_source("_layout", "Openings"), *_slots_in_source("_round", "Round")]
+    fields = [*_slots_in_source("_round", "Openings"), *_slots_in_source("_round", "Round")]
     assert {"pending", "yard"} <= set(fields)
     kinds = set()
     for seed in range(3):

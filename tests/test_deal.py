@@ -11,7 +11,7 @@ import pytest
 import chickenfoot as cf
 from _games import random_walk
 from chickenfoot import Rules, Tile
-from chickenfoot._deal import round_rng
+from chickenfoot._game._deal import round_rng
 
 
 def _all_tiles(state: cf.RoundState) -> Counter[Tile]:
@@ -225,7 +225,7 @@ def test_new_game_says_what_to_pass() -> None:
 
 @pytest.mark.rule("DEAL-B2")
 def test_the_chance_layers_center_is_the_next_highest_double_held() -> None:
-    from chickenfoot._deal import find_center
+    from chickenfoot._game._deal import find_center
 
     hands = [[Tile(7, 7), Tile(2, 1)], [Tile(5, 5), Tile(8, 3)]]
     fallback = Rules.cross(center_fallback="highest_double")
@@ -235,7 +235,7 @@ def test_the_chance_layers_center_is_the_next_highest_double_held() -> None:
 
 @pytest.mark.rule("YARD-1")
 def test_the_chance_layers_round_keeps_the_reserve_for_its_player_count() -> None:
-    from chickenfoot._deal import open_round
+    from chickenfoot._game._deal import open_round
 
     hands = [[Tile(1, 0)], [Tile(2, 0)]]
     yard = [tile for tile in cf.full_set(9) if tile not in (Tile(1, 0), Tile(2, 0), Tile(9, 9))]

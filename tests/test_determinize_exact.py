@@ -21,7 +21,7 @@ import pytest
 
 import chickenfoot as cf
 from _games import random_walk
-from chickenfoot._deal import find_center
+from chickenfoot._game._deal import find_center
 
 stats = pytest.importorskip("scipy.stats")
 

@@ -119,6 +119,24 @@ def test_every_public_name_is_on_the_api_page() -> None:
     assert int(version[1]) == chickenfoot.FORMAT_VERSION
 
 
+# -- the architecture page -------------------------------------------------------------------
+
+
+def test_the_architecture_page_lists_every_public_module_and_the_top_levels_limit() -> None:
+    section = (DOCS / "architecture.md").read_text(encoding="utf-8").split("## Public modules", 1)[1]
+    package = REPO / "src" / "chickenfoot"
+    public = {f"chickenfoot.{path.stem}" for path in package.glob("*.py") if not path.stem.startswith("_")}
+    public |= {f"chickenfoot.{path.parent.name}" for path in package.glob("[!_]*/__init__.py")}
+    public |= {"chickenfoot", "chickenfoot.batch.env"}
+    listed = set(re.findall(r"`(chickenfoot(?:\.\w+)*)`", section))
+    assert sorted(public - listed) == [], "add these modules to the architecture page's table of public modules"
+    limit = re.search(
+        r"^TOP_LEVEL_LIMIT = (\d+)", (REPO / "tests" / "test_exports.py").read_text(encoding="utf-8"), re.M
+    )
+    assert limit is not None
+    assert f"at most {limit[1]} names" in section, f"the page must state the top level's limit, {limit[1]} names"
+
+
 # -- the rules map ---------------------------------------------------------------------------
 
 SPEC = """# spec
@@ -148,8 +166,9 @@ def _repo(tmp_path: Path, src: str, tests: dict[str, str]) -> Path:
     (tmp_path / "docs" / "SPEC.md").write_text(SPEC)
     package = tmp_path / "src" / "chickenfoot"
     package.mkdir(parents=True)
-    (package / "_engine.py").write_text(src)
-    (package / "_rules.py").write_text(
+    (package / "_game").mkdir()
+    (package / "_game" / "_engine.py").write_text(src)
+    (package / "_game" / "_rules.py").write_text(
         'class Rules:\n    deal: str = "trains"\n    """ZAG-A*: how hands are dealt."""\n'
         '    tie_break: str = "share"\n    """ZUG-1: ties."""\n'
     )
@@ -193,7 +212,7 @@ def test_rulemap_finds_code_tests_and_options(tmp_path: Path) -> None:
     assert [ref.node_id for ref in result.tests["ZAG-2"]] == ["tests/test_b.py::TestDeals::test_pure"]
     assert [ref.node_id for ref in result.tests["ZUG-1"]] == ["tests/test_b.py::TestDeals::test_pure"]
     assert result.options == {"ZIG-2": [], "ZAG-A2": ["deal"], "ZAG-2": [], "ZUG-1": ["tie_break"]}
-    assert [loc.path for loc in result.code["ZUG-1"]] == ["src/chickenfoot/_rules.py"]  # an option's docstring
+    assert [loc.path for loc in result.code["ZUG-1"]] == ["src/chickenfoot/_game/_rules.py"]  # an option's docstring
     assert result.problems() == ["ZAG-2: no code names it"]
 
 
@@ -208,3 +227,51 @@ def test_rulemap_refuses_a_spec_without_rules(tmp_path: Path) -> None:
     spec.write_text("# spec\n\n## Rules (IDs)\n\nnothing here\n")
     with pytest.raises(ValueError, match="has no rule lines"):
         rulemap.read_rules(spec)
+
+
+REFERENCE = """def deal(players):
+    \"\"\"Deals (ZAG-2).\"\"\"
+    # ZAG-2: deals are pure,
+    # whatever the seed.
+    hands = [[] for _ in range(players)]
+    if players > 2:
+        # ZIG-2: a foot waits.
+        return hands
+    for hand in hands:
+        hand.append(1)  # ZUG-1: ties.
+        hand.append(2)
+
+    # ZAG-A2: the rest.
+    return hands
+
+
+def score():
+    # ZUG-1: shared.
+    return 0
+"""
+
+
+def test_rulemap_reads_the_references_commented_blocks(tmp_path: Path) -> None:
+    repo = _repo(tmp_path, "", {})
+    (repo / "src" / "chickenfoot" / "reference.py").write_text(REFERENCE)
+    blocks = rulemap.build(repo).reference
+    # A comment on its own line opens a block with the comment's other lines and the code under it,
+    # up to the next comment on its own line (cut code ends in "..."), and starts with its header.
+    cut = ["# ZAG-2: deals are pure,", "# whatever the seed.", "hands = [[] for _ in range(players)]"]
+    assert [(block.location.line, block.text) for block in blocks["ZAG-2"]] == [
+        (3, "\n".join([*cut, "if players > 2:", "    ..."]))
+    ]
+    assert [block.text for block in blocks["ZIG-2"]] == [
+        "if players > 2:\n    # ZIG-2: a foot waits.\n    return hands"
+    ]
+    # A comment after code: that line and what is indented under it. Two blank lines end a block.
+    assert [block.text for block in blocks["ZUG-1"]] == [
+        "hand.append(1)  # ZUG-1: ties.",
+        "def score():\n    # ZUG-1: shared.\n    return 0",
+    ]
+    assert [block.text for block in blocks["ZAG-A2"]] == ["# ZAG-A2: the rest.\nreturn hands"]
+
+
+def test_every_rule_opens_with_a_block_of_the_reference() -> None:
+    result = rulemap.build(REPO)
+    assert [rule.id for rule in result.rules if not result.reference[rule.id]] == []

@@ -10,6 +10,7 @@ import inspect
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 
 import chickenfoot
@@ -50,8 +51,9 @@ def _members() -> Iterator[tuple[str, Any]]:
         cls = getattr(chickenfoot, name)
         if not inspect.isclass(cls) or issubclass(cls, BaseException):
             continue
+        fields = {field.name for field in attrs.fields(cls)} if attrs.has(cls) else set()
         for attr, value in vars(cls).items():
-            if attr.startswith("_"):
+            if attr.startswith("_") or attr in fields:  # a field's docstring is in the class body, under it
                 continue
             func = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
             if inspect.isfunction(func):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from chickenfoot._extras import EXTRA_OF, install_command, needs, why_missing
+from chickenfoot._io._extras import EXTRA_OF, install_command, needs, why_missing
 
 REPO = Path(__file__).resolve().parents[1]
 

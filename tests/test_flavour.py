@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import chickenfoot as cf
-from chickenfoot import _round
+from chickenfoot._core import _round
 
 
 def test_compiled_says_whether_the_core_is_an_extension_module() -> None:
@@ -28,7 +28,7 @@ def test_the_flavour_under_test_is_the_one_ci_asked_for() -> None:
 
 @pytest.mark.slow
 def test_chickenfoot_pure_loads_the_python_core() -> None:
-    code = "import chickenfoot as cf; print(cf.__compiled__, cf._round.__file__.endswith('_round.py'))"
+    code = "import chickenfoot as cf; print(cf.__compiled__, cf._core._round.__file__.endswith('_round.py'))"
     env = {**os.environ, "CHICKENFOOT_PURE": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
@@ -37,7 +37,7 @@ def test_chickenfoot_pure_loads_the_python_core() -> None:
 @pytest.mark.slow
 def test_chickenfoot_pure_loads_the_python_sampler_too() -> None:
     # determinize's loops (_sampling) are compiled with the core; the pure flavour runs both as Python.
-    code = "import chickenfoot as cf; print(cf._sampling.__file__.endswith('_sampling.py'))"
+    code = "import chickenfoot as cf; print(cf._core._sampling.__file__.endswith('_sampling.py'))"
     env = {**os.environ, "CHICKENFOOT_PURE": "1", "PYTHONPATH": os.pathsep.join(sys.path)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == ["True"]

@@ -34,7 +34,7 @@ def test_no_two_tiles_overlap_nor_any_number_a_tile_in_500_finished_rounds() -> 
     seen: set[tuple[str, int, int, int]] = set()
     numbers = on_tiles = 0
     for rules, players, final in finished_rounds(seed=14, count=ROUNDS):
-        placements = chickenfoot.svg.layout(final)
+        placements = chickenfoot.svg.placements(final)
         assert [p.node for p in placements] == list(range(len(final.board.nodes)))
         assert overlapping(placements) == [], (rules, players, cf.position(final))
         labels = chickenfoot.svg.labels(placements)
@@ -61,7 +61,7 @@ def test_no_two_tiles_overlap_nor_any_number_a_tile_in_500_finished_rounds() -> 
 def test_gaps_are_rare_and_drawn() -> None:
     gaps = 0
     for _, _, final in finished_rounds(seed=5, count=40):
-        placements = chickenfoot.svg.layout(final)
+        placements = chickenfoot.svg.placements(final)
         moved = [p for p in placements if p.gap]
         for p in moved:  # only a line's first tile: its parent is a double or the center
             parent = final.board.nodes[final.board.nodes[p.node].parent or 0]
@@ -94,7 +94,7 @@ def test_render_svg_draws_exactly_the_layout() -> None:
         drawn = [
             tuple(map(float, re.findall(r"[-\d.]+", g.get("transform", "")))) for g in groups if g.get("transform")
         ]
-        expected = [(p.x, p.y, p.angle) for p in chickenfoot.svg.layout(final)]
+        expected = [(p.x, p.y, p.angle) for p in chickenfoot.svg.placements(final)]
         assert len(drawn) == len(expected)
         for (x, y, angle), (ex, ey, eangle) in zip(drawn, expected, strict=True):
             assert (x, y, angle) == pytest.approx((ex, ey, eangle), abs=0.06)
@@ -105,7 +105,7 @@ def test_a_foot_fans_its_toes_beyond_the_double() -> None:
     board = cf.Board.start(cf.Tile(9, 9), arms=1)
     for tile, onto in [((9, 4), 0), ((4, 4), 1), ((4, 1), 2), ((4, 2), 2), ((4, 3), 2)]:
         board = board.place(cf.Tile(*tile), onto)
-    by_node = {p.node: p for p in chickenfoot.svg.layout(board)}
+    by_node = {p.node: p for p in chickenfoot.svg.placements(board)}
     arm, double = by_node[1].angle, by_node[2].angle
     assert (double - arm) % 180 == pytest.approx(90)  # FOOT-1: the double lies across its line
     turns = sorted((by_node[toe].angle - arm + 180) % 360 - 180 for toe in (3, 4, 5))
@@ -118,7 +118,7 @@ def test_a_foot_fans_its_toes_beyond_the_double() -> None:
         assert ahead > 0
 
 
-@pytest.mark.parametrize("function", [chickenfoot.svg.layout, chickenfoot.svg.render_svg])
+@pytest.mark.parametrize("function", [chickenfoot.svg.placements, chickenfoot.svg.render_svg])
 def test_pictures_reject_what_is_not_a_board(function: object) -> None:
     assert callable(function)
     with pytest.raises(

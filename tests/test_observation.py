@@ -12,11 +12,11 @@ from hypothesis import given  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
 from _games import RULES, games  # noqa: E402
-from chickenfoot.observation import layout, observation, observation_size, write_observation  # noqa: E402
+from chickenfoot.observation import blocks, observation, observation_size, write_observation  # noqa: E402
 
 
 def block(vector: np.ndarray, game: cf.GameState, name: str) -> np.ndarray:
-    start, size = next((start, size) for block, start, size in layout(game.rules, game.players) if block == name)
+    start, size = next((start, size) for block, start, size in blocks(game.rules, game.players) if block == name)
     return vector[start : start + size]
 
 

@@ -16,7 +16,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
-import chickenfoot._scoring  # noqa: E402
+import chickenfoot._game._scoring  # noqa: E402
 import chickenfoot.openspiel  # noqa: E402  (registers the game)
 from chickenfoot import actions  # noqa: E402
 
@@ -63,10 +63,10 @@ def _smallest_set(preset: str, players: int) -> int:
 def test_win_utilities_stay_within_the_declared_bounds_exactly(players: int) -> None:
     game = load(players=players, max_pip=12, rounds=1)
     for winners in ([0], list(range(players)), [0, players - 1]):
-        returns = chickenfoot._scoring.win_utilities(players, winners)
+        returns = chickenfoot._game._scoring.win_utilities(players, winners)
         assert all(game.min_utility() <= value <= game.max_utility() for value in returns)
         assert sum(returns) == pytest.approx(0, abs=1e-12)
-    sole = chickenfoot._scoring.win_utilities(players, [1])
+    sole = chickenfoot._game._scoring.win_utilities(players, [1])
     assert sole[1] == game.max_utility() == 1.0
     assert sole[0] == game.min_utility() == -1 / (players - 1)
 

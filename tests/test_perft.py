@@ -8,7 +8,7 @@ import pytest
 
 import chickenfoot as cf
 from chickenfoot import reference
-from chickenfoot._perft import PerftCase, read_perft_file
+from chickenfoot._io._perft import PerftCase, read_perft_file
 from chickenfoot.conformance import reference_round, round_differences
 
 PERFT_DIR = Path(__file__).resolve().parent.parent / "examples" / "perft"

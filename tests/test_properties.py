@@ -94,7 +94,7 @@ def test_same_seed_and_choices_give_the_same_states(config: tuple[cf.Rules, int]
     assert first == second
     # replaying the recorded moves from the seed rebuilds the same states
     replayed = cf.new_game(rules, players=players, seed=seed)
-    for move, expected in zip(first[-1].moves, first[1:], strict=True):
+    for move, expected in zip((move for _, move in first[-1].history), first[1:], strict=True):
         replayed = cf.apply(replayed, move)
         assert replayed == expected
 

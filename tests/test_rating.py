@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from chickenfoot._rating import ELO, expected, fit
+from chickenfoot._tournament._rating import ELO, expected, fit
 
 
 def _likeliest(wins: list[list[float]], anchor: int) -> list[float]:

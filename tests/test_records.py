@@ -45,7 +45,7 @@ def test_whole_games_replay_to_the_same_winners() -> None:
 
 def test_an_illegal_record_names_the_move_and_the_reason() -> None:
     game = play_randomly(cf.new_game(cf.Rules.trains(), 4, seed=3), random.Random(3), 20)
-    moves = list(game.moves)
+    moves = [move for _, move in game.history]
     moves[9] = cf.Play(cf.Tile(0, 0), onto=40)
     record = cf.GameRecord(game.rules, 4, 3, tuple(moves))
     with pytest.raises(cf.InvalidRecordError, match=r"^move 10 \(0-0@40\) is illegal: "):
@@ -64,7 +64,7 @@ def test_a_version_1_record_still_reads_and_replays() -> None:
     game = cf.new_game(cf.Rules.trains(), 2, seed=4)
     for _ in range(3):
         game = cf.apply(game, cf.legal_moves(game)[0])
-    moves = [str(move) for move in game.moves]
+    moves = [str(move) for _, move in game.history]
     text = json.dumps(
         {"type": "record", "version": 1, "rules": attrs.asdict(game.rules), "players": 2, "seed": 4, "moves": moves}
     )
@@ -279,7 +279,7 @@ def _annotated(moves: int = 30) -> tuple[cf.GameState, cf.GameRecord]:
     record = cf.GameRecord.from_game(
         game,
         names=["Ada", "greedy", "random"],
-        comments={6: "no 6 left in hand:\na draw", 1: "the highest arm first", len(game.moves): "é ✓ ₉ <&>"},
+        comments={6: "no 6 left in hand:\na draw", 1: "the highest arm first", len(game.history): "é ✓ ₉ <&>"},
         round_comments={1: "a slow start"},
         tags={"Site": "club night", "Annotator": "Ada", "Round_Of_Club": "3"},
     )
@@ -288,7 +288,7 @@ def _annotated(moves: int = 30) -> tuple[cf.GameState, cf.GameRecord]:
 
 @given(games(), st.data())
 def test_comments_and_tags_survive_a_json_round_trip(game: cf.GameState, data: st.DataObject) -> None:
-    moves = len(game.moves)
+    moves = len(game.history)
     text = st.text(min_size=1, max_size=80).filter(str.strip)
     comments = data.draw(st.dictionaries(st.integers(1, moves), text, max_size=5)) if moves else {}
     rounds = data.draw(st.dictionaries(st.integers(1, game.round_index + 1), text, max_size=2))
@@ -307,7 +307,7 @@ def test_a_comment_is_on_the_move_numbered_as_replay_numbers_them() -> None:
     _, record = _annotated()
     states = cf.replay(record)
     assert record.comments[6] == "no 6 left in hand:\na draw"
-    assert states[6].moves[-1] == record.moves[5]  # move 6: the sixth move, moves[5], leads to states[6]
+    assert states[6].history[-1][1] == record.moves[5]  # move 6: the sixth move, moves[5], leads to states[6]
     assert list(record.comments) == sorted(record.comments)  # kept in move order, however given
     data = json.loads(cf.to_json(record))
     assert list(data["comments"]) == [str(number) for number in sorted(record.comments)]

@@ -236,7 +236,7 @@ def test_reference_going_out_ends_the_round_and_scores() -> None:
     assert (out.is_over, out.went_out, out.current_player) == (True, 0, 0)
     assert reference.open_nodes(out) == [3]  # the foot was still pending: the round ends anyway
     # Going out scores 0, but on a double the penalty; player 1 holds 1-1 and 2-1: 5 pips.
-    assert reference.round_scores(out) == (50, 5)
+    assert reference.score_round(out) == (50, 5)
 
 
 @pytest.mark.rule("SET-2", "SCORE-2")
@@ -259,12 +259,12 @@ def test_reference_ties() -> None:
     # Rounds by player: 0 scored 0, 0, 3, 7; player 1 0, 0, 5, 5; player 2 2, 2, 2, 4. All total 10.
     results = _results((0, 0, 2), (0, 0, 2), (3, 5, 2), (7, 5, 4))
     totals = (10, 10, 10)
-    assert reference.winners(cf.Rules.trains(), totals, results) == (0, 1, 2)  # TIE-1: shared
+    assert reference.decide_winners(cf.Rules.trains(), totals, results) == (0, 1, 2)  # TIE-1: shared
     # TIE-2: players 0 and 1 have two zero rounds; then 0's lowest non-zero (3) beats 1's (5).
-    assert reference.winners(cf.Rules.cross(), totals, results) == (0,)
-    assert reference.winners(cf.Rules.cross(), (11, 10, 10), results) == (1,)  # most zero rounds
-    assert reference.winners(cf.Rules.cross(), (10, 10, 10), _results((3, 7, 3), (7, 3, 7))) == (0, 1, 2)
-    assert reference.winners(cf.Rules.cross(), (10, 11, 12), _results((3, 7, 3), (7, 4, 9))) == (0,)  # GAME-1
+    assert reference.decide_winners(cf.Rules.cross(), totals, results) == (0,)
+    assert reference.decide_winners(cf.Rules.cross(), (11, 10, 10), results) == (1,)  # most zero rounds
+    assert reference.decide_winners(cf.Rules.cross(), (10, 10, 10), _results((3, 7, 3), (7, 3, 7))) == (0, 1, 2)
+    assert reference.decide_winners(cf.Rules.cross(), (10, 11, 12), _results((3, 7, 3), (7, 4, 9))) == (0,)  # GAME-1
 
 
 @pytest.mark.rule("ROUND-1", "GAME-1")
@@ -278,7 +278,7 @@ def test_reference_plays_a_whole_game_to_its_winners() -> None:
             doubles.append(game.round.nodes[0].tile)
     assert doubles == [(value, value) for value in range(6, -1, -1)]
     assert game.totals == tuple(map(sum, zip(*(result.scores for result in game.results), strict=True)))
-    assert game.winners == reference.winners(game.rules, game.totals, game.results)
+    assert game.winners == reference.decide_winners(game.rules, game.totals, game.results)
     assert reference.legal_moves(game) == ()
     with pytest.raises(ValueError, match="the game is over"):
         reference.apply(game, "pass")

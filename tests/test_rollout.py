@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 import chickenfoot as cf
 from _games import RULES, games
-from chickenfoot._greedy import greedy_playout
+from chickenfoot._core._greedy import greedy_playout
 from chickenfoot.bots import GreedyBot, RolloutBot, make_bot
 
 Tile = cf.Tile
@@ -95,7 +95,7 @@ class _Scripted:
 
 
 def test_the_rollout_bot_adds_up_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
-    import chickenfoot._planning as planning
+    import chickenfoot._bots._searches as planning
 
     game = cf.new_game(cf.Rules.trains(), players=2, seed=3)
     view = _to_move(game)
@@ -177,7 +177,7 @@ def test_rollout_names_give_a_budget_of_rollouts_or_cpu_time() -> None:
 
 @given(st.lists(st.integers(0, 200), min_size=2, max_size=8), st.data())
 def test_a_rollout_scores_the_round_by_opponents_beaten_and_margin(scores: list[int], data: st.DataObject) -> None:
-    from chickenfoot._planning import _standing as bots_standing
+    from chickenfoot._bots._searches import _standing as bots_standing
 
     seat = data.draw(st.integers(0, len(scores) - 1))
     assert bots_standing(tuple(scores), seat) == pytest.approx(_standing(tuple(scores), seat))

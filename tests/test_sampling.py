@@ -14,9 +14,9 @@ from hypothesis import given, settings, strategies as st
 
 import chickenfoot as cf
 from _games import games
-from chickenfoot._determinize import Worlds
-from chickenfoot._matching import choose
-from chickenfoot._sampling import shuffle_fitting
+from chickenfoot._core._matching import choose
+from chickenfoot._core._sampling import shuffle_fitting
+from chickenfoot._game._determinize import Worlds
 
 
 @given(

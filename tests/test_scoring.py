@@ -113,7 +113,7 @@ def test_tie_2_cross_still_tied_players_share() -> None:
 
 
 def test_worst_total_is_every_tile_in_hand_every_round() -> None:
-    from chickenfoot._scoring import worst_total
+    from chickenfoot._game._scoring import worst_total
 
     # Double-9: each value 0-9 is on 11 half-tiles (10 tiles, the double twice): 45 * 11 = 495 pips.
     assert worst_total(Rules.trains(), rounds=1) == 495
@@ -122,7 +122,7 @@ def test_worst_total_is_every_tile_in_hand_every_round() -> None:
 
 
 def test_win_utilities_pay_one_to_the_winners_and_average_zero() -> None:
-    from chickenfoot._scoring import win_utilities
+    from chickenfoot._game._scoring import win_utilities
 
     assert win_utilities(3, [0]) == pytest.approx([1.0, -0.5, -0.5])
     assert win_utilities(4, [1, 2]) == pytest.approx([-1 / 3, 1 / 3, 1 / 3, -1 / 3])
@@ -143,4 +143,4 @@ def test_tie_2_a_cross_game_ending_in_a_tie_is_settled_by_its_rounds() -> None:
     totals = tuple(mine + top - final for mine, final in zip(game.totals, after.totals, strict=True))
     tied = cf.apply(attrs.evolve(game, totals=totals), cf.legal_moves(game)[0])
     assert tied.totals == (top,) * 3
-    assert tied.winners == reference.winners(rules, tied.totals, reference_game(tied).results)
+    assert tied.winners == reference.decide_winners(rules, tied.totals, reference_game(tied).results)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pickle
 import random
-import warnings
 
 import attrs
 import pytest
@@ -105,40 +104,8 @@ def test_engine_views_and_constructor_built_states_are_interchangeable(game: cf.
         assert cf.apply(rebuilt, move) == cf.apply(game, move)
 
 
-# -- the renamed names ----------------------------------------------------------------------------
-
-
-def test_the_old_scoring_names_warn_and_still_work() -> None:
-    game = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), random.Random(1), 10_000)
-    final = game.results[0].final
-    with pytest.warns(DeprecationWarning, match="chickenfoot.round_scores is deprecated: call chickenfoot.score_round"):
-        assert cf.round_scores(final) == cf.score_round(final)  # type: ignore[attr-defined]
-    with pytest.warns(DeprecationWarning, match="chickenfoot.winners is deprecated: call chickenfoot.decide_winners"):
-        assert cf.winners(game.rules, game.totals, game.results) == game.winners  # type: ignore[attr-defined]
-    assert "round_scores" not in cf.__all__
-    assert "winners" not in cf.__all__
-    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
-        cf.no_such_name  # type: ignore[attr-defined]
-
-
-def test_the_log_warns_and_is_the_history_newest_first() -> None:
-    state = play_randomly(cf.new_game(cf.Rules.trains(), 2, seed=1), random.Random(1), 5).round
-    with pytest.warns(DeprecationWarning, match="RoundState.log is deprecated"):
-        log = state.log
-    turns = []
-    while log is not None:
-        turn, log = log
-        turns.append(turn)
-    assert tuple(reversed(turns)) == state.history
-
-
-def test_the_chance_layers_double_is_double_tile_and_the_old_name_warns() -> None:
-    from chickenfoot._chance import ChanceGame
+def test_the_chance_layers_double_tile_is_the_rounds_double() -> None:
+    from chickenfoot._game._chance import ChanceGame
 
     game = ChanceGame.start(cf.Rules.trains(), 2)
     assert game.double_tile == cf.Tile(9, 9)
-    with pytest.warns(DeprecationWarning, match="ChanceGame.double is deprecated"):
-        assert game.double == game.double_tile
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert cf.score_round(cf.deal_round(cf.Rules.trains(), 2, 1, 0))  # the new names do not warn

@@ -356,7 +356,7 @@ def test_determinize_follows_the_deal_posterior_after_a_draw() -> None:
 def test_determinize_rarely_needs_to_resample(monkeypatch: pytest.MonkeyPatch) -> None:
     # The replay at the end only catches what the slots cannot express (a deal that would have
     # blocked the round earlier); every draw and pass constraint must be met before it.
-    import chickenfoot._determinize as module
+    import chickenfoot._game._determinize as module
 
     outcomes: list[bool] = []
     replay = module._replay

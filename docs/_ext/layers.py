@@ -20,19 +20,14 @@ else:  # pragma: no cover - Python 3.10 reads TOML with tomli (pytest's own depe
 
 # What each layer is for, by its first module as the contract lists it.
 LAYER_NAMES = {
-    "__main__": "`python -m chickenfoot`",
-    "cli": "the command line",
-    "openspiel": "adapters, the conformance suite and the server",
-    "_conformance_values": "the public states as the oracle's values",
-    "reference": "the rules stated plainly (the oracle)",
-    "tournament": "tournaments and the ladder",
-    "bots": "bots, their search, and the batch",
+    "__main__": "the command line",
+    "server": "front ends: the server, the learning frameworks' adapters, the batch, the conformance suite",
+    "tournament": "tournaments and ladders",
+    "bots": "bots and their searches",
     "render": "pictures",
-    "_notation": "notation, records, numbers for learning, determinize, the chance layer",
-    "_engine": "the engine, views and scoring",
-    "_board": "public values",
-    "_rules": "rules and moves",
-    "_errors": "primitives: errors, tiles, the core",
+    "actions": "text, JSON, records, numbers for learning, supervised programs",
+    "_game": "the game as values, and the engine",
+    "_core": "the compiled core, and the rules stated plainly (the oracle)",
 }
 
 

@@ -12,14 +12,19 @@ Where an ID counts as found:
   in snake case (``test_foot_2_pending``), or whose decorators, docstring, body or comments name it
   (``@pytest.mark.rule("FOOT-2")``), or whose class or module ``pytestmark`` names it;
 * options: a :class:`chickenfoot.Rules` field whose docstring names the ID, or a prefix pattern that
-  covers it (``DEAL-A*``).
+  covers it (``DEAL-A*``);
+* the reference's statement: each commented block of ``src/chickenfoot/reference.py`` whose
+  comment names the ID (:func:`reference_blocks`), which the rules page shows first.
 """
 
 from __future__ import annotations
 
 import ast
+import io
 import re
 import sys
+import textwrap
+import tokenize
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +57,14 @@ class TestRef:
     location: Location
 
 
+@dataclass(frozen=True)
+class Block:
+    """A commented block of the reference: where it starts and its lines, dedented."""
+
+    location: Location
+    text: str
+
+
 @dataclass
 class RuleMap:
     """Everything found for every rule, and what is missing."""
@@ -60,6 +73,7 @@ class RuleMap:
     code: dict[str, list[Location]] = field(default_factory=dict)
     tests: dict[str, list[TestRef]] = field(default_factory=dict)
     options: dict[str, list[str]] = field(default_factory=dict)
+    reference: dict[str, list[Block]] = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
 
     def problems(self) -> list[str]:
@@ -208,6 +222,96 @@ def find_options(rules: list[Rule], rules_module: Path) -> dict[str, list[str]]:
     return found
 
 
+def _comment_lines(source: str) -> dict[int, str]:
+    """Maps each line number that holds a comment to the comment's text."""
+    found: dict[int, str] = {}
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            found[token.start[0]] = token.string
+    return found
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _block(lines: list[str], start: int, comments: dict[int, str]) -> tuple[int, list[str]]:
+    """Gets the block that the comment on line ``start`` (0-based) opens: its first line and its lines.
+
+    A comment on a line of its own opens a block with the comment lines around it and the code
+    under it, up to a line less indented than the comment, the next comment on a line of its own,
+    or two blank lines in a row (the gap between definitions). Code cut short by a more indented
+    comment (the next rule's block) ends in ``...``. A comment after code on its line opens a block
+    of that line and the lines indented under it. A block that is the first thing under an ``if``,
+    ``for`` or other header starts with that header, which says when the block applies.
+    """
+    indent = _indent(lines[start])
+    if not lines[start].lstrip().startswith("#"):  # a comment after code
+        end = start + 1
+        while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
+            end += 1
+        return start, lines[start:end]
+    first, block = _own_comment_block(lines, start, indent, comments)
+    header = lines[first - 1] if first > 0 else ""
+    if header.strip() and _indent(header) < indent and header.rstrip().endswith(":") and first not in comments:
+        return first - 1, [header, *block]
+    return first, block
+
+
+def _own_comment_block(lines: list[str], start: int, indent: int, comments: dict[int, str]) -> tuple[int, list[str]]:
+    """Gets the block a comment on a line of its own opens (see :func:`_block`)."""
+
+    def own_comment(index: int) -> bool:
+        return index + 1 in comments and lines[index].lstrip().startswith("#")
+
+    first = start
+    while first > 0 and own_comment(first - 1) and _indent(lines[first - 1]) == indent:
+        first -= 1
+    end = start + 1
+    while end < len(lines) and own_comment(end) and _indent(lines[end]) == indent:
+        end += 1  # the rest of the comment
+    elided = None
+    while end < len(lines):
+        line = lines[end]
+        if not line.strip():
+            if end + 1 < len(lines) and not lines[end + 1].strip():
+                break
+        elif _indent(line) < indent:
+            break
+        elif own_comment(end):
+            if _indent(line) > indent:
+                elided = line[: _indent(line)] + "..."
+            break
+        end += 1
+    block = lines[first:end]
+    while block and not block[-1].strip():
+        block.pop()
+    if elided is not None:
+        block.append(elided)
+    return first, block
+
+
+def reference_blocks(rules: list[Rule], reference: Path, repo: Path) -> dict[str, list[Block]]:
+    """Finds, per rule ID, the reference's commented blocks whose comment names it, in file order."""
+    source = reference.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    comments = _comment_lines(source)
+    path = reference.relative_to(repo).as_posix()
+    found: dict[str, list[Block]] = {rule.id: [] for rule in rules}
+    for rule in rules:
+        pattern = _id_pattern(rule.id)
+        starts: set[int] = set()
+        for number, comment in sorted(comments.items()):
+            if not pattern.search(comment):
+                continue
+            first, block = _block(lines, number - 1, comments)
+            if first in starts:
+                continue
+            starts.add(first)
+            found[rule.id].append(Block(Location(path, first + 1), textwrap.dedent("\n".join(block))))
+    return found
+
+
 def build(repo: Path, spec: Path | None = None) -> RuleMap:
     """Builds the map for the repository at ``repo`` (SPEC read from ``docs/SPEC.md`` unless given)."""
     spec = spec or repo / "docs" / "SPEC.md"
@@ -217,7 +321,9 @@ def build(repo: Path, spec: Path | None = None) -> RuleMap:
     result = RuleMap(rules)
     result.code = find_code(rules, src, repo)
     result.tests = find_tests(rules, tests, repo)
-    result.options = find_options(rules, src / "_rules.py")
+    result.options = find_options(rules, src / "_game" / "_rules.py")
+    reference = src / "reference.py"
+    result.reference = reference_blocks(rules, reference, repo) if reference.is_file() else {}
     result.files = [spec, *_python_files(src), *(_python_files(tests) if tests.is_dir() else [])]
     return result
 

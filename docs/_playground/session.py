@@ -59,7 +59,7 @@ class Table:
         if index:
             before = self.states[index - 1]
             who = "you" if before.current_player == self.seat else f"P{before.current_player}"
-            move = f"move {index}: {who} {describe_move(game.moves[-1], you=who == 'you')}"
+            move = f"move {index}: {who} {describe_move(game.history[-1][1], you=who == 'you')}"
             if len(game.results) > len(before.results) and index < last:  # looking back at a round's end
                 result = game.results[-1]
                 how = "blocked" if result.went_out is None else f"P{result.went_out} went out"
@@ -84,7 +84,7 @@ class Table:
     def log(self) -> list[list[object]]:
         """Gets ``[round, player, move]`` for every move of the game, oldest first."""
         return [
-            [before.round_index, before.current_player, str(after.moves[-1])]
+            [before.round_index, before.current_player, str(after.history[-1][1])]
             for before, after in itertools.pairwise(self.states)
         ]
 
@@ -114,7 +114,7 @@ class Table:
 
     def record(self) -> str:
         """Gets the game so far as a JSON game record (setup, moves, and any comments loaded with it)."""
-        comments = {number: text for number, text in self.comments.items() if number <= len(self.game.moves)}
+        comments = {number: text for number, text in self.comments.items() if number <= len(self.game.history)}
         return cf.to_json(cf.GameRecord.from_game(self.game, comments=comments), indent=2)
 
     def position(self) -> str:

@@ -153,7 +153,7 @@ def main() -> None:
     policies: dict[str, Policy] = {
         "MaskablePPO": agent,
         "random moves (reference)": lambda env, _: batch.random_actions(games_of(env), rng),
-        "greedy moves (reference)": lambda env, _: batch.greedy_actions(games_of(env)),
+        "greedy moves (reference)": lambda env, _: batch.heaviest_actions(games_of(env)),
     }
     print(f"rounds won, 2 players, double-{args.max_pip}, {args.games} rounds per cell (Wilson 95% CI); par is 50%")
     print(f"{'policy in seat 0':<26}{'vs random':>22}{'vs greedy':>22}")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import chickenfoot as cf
 from chickenfoot import reference
-from chickenfoot._perft import read_perft_file
+from chickenfoot._io._perft import read_perft_file
 from chickenfoot.conformance import reference_round
 
 Counter = Callable[[cf.RoundState, int], int]

@@ -44,14 +44,24 @@ from __future__ import annotations
 
 import operator
 
-from ._board import Board
-from ._engine import legal_moves
-from ._errors import InvalidMoveError
-from ._moves import DRAW, PASS, Draw, Move, NodeIndex, Pass, Play
-from ._rules import Rules
-from ._state import GameState, RoundState
-from ._tiles import Pip, Tile
-from ._views import PlayerView
+from ._game import (
+    DRAW,
+    PASS,
+    Board,
+    Draw,
+    GameState,
+    InvalidMoveError,
+    Move,
+    NodeIndex,
+    Pass,
+    Pip,
+    Play,
+    PlayerView,
+    RoundState,
+    Rules,
+    Tile,
+    legal_moves,
+)
 
 __all__ = [
     "action_count",

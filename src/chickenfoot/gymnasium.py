@@ -56,7 +56,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias
 
-from ._extras import needs
+from ._io import needs
 
 try:
     import gymnasium
@@ -69,13 +69,19 @@ except ModuleNotFoundError as error:  # an optional extra
 import attrs
 
 from . import actions
-from ._engine import apply, new_game
-from ._errors import IllegalMoveError
-from ._outcome import Outcome, Termination
-from ._rules import Rules
-from ._scoring import decide_winners, win_utilities, worst_total
-from ._state import GameState
-from ._views import observe
+from ._game import (
+    GameState,
+    IllegalMoveError,
+    Outcome,
+    Rules,
+    Termination,
+    apply,
+    decide_winners,
+    new_game,
+    observe,
+    win_utilities,
+    worst_total,
+)
 from .bots import Bot, make_bot
 from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
 from .render import render_text

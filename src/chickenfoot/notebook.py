@@ -24,10 +24,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from ._engine import apply, legal_moves
-from ._moves import Play
-from ._records import GameRecord, replay
-from ._state import GameState, RoundState
+from ._game import GameState, Play, RoundState, apply, legal_moves
+from ._io import GameRecord, replay
 from .render import describe_move
 from .svg import render_svg
 
@@ -92,7 +90,7 @@ class ReplayWidget:
     ) -> None:
         """Builds one frame per step: each round's deal, then each move (a round's last on its final board)."""
         rules = states[0].rules
-        total = len(states[-1].moves)
+        total = len(states[-1].history)
         # Each round's board holds every tile the round will: its final state, or the last one given.
         end = states[-1]
         finals = {index: result.final for index, result in enumerate(end.results)}
@@ -116,14 +114,14 @@ class ReplayWidget:
 
         first = states[0]
         if first.round.history:  # states that start mid-round start at a move
-            number = len(first.moves)
+            number = len(first.history)
             frame(first, first.round, first.round_index, f"move {number} of {total}", comments.get(number))
         else:
             deal(first)
         for before, after in itertools.pairwise(states):
-            number = len(after.moves)
+            number = len(after.history)
             index = before.round_index
-            move = after.moves[-1]
+            move = after.history[-1][1]
             said = f"{self._who(before.round.current_player)} {describe_move(move)}"
             text = f"move {number} of {total}, {_round(index, rules.rounds)}: {said}"
             if len(after.results) > len(before.results):  # the move ended the round: show how
@@ -202,7 +200,7 @@ def _round(index: int, rounds: int) -> str:
 
 
 def _asset(name: str) -> str:
-    return resources.files("chickenfoot").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("chickenfoot._pictures").joinpath(name).read_text(encoding="utf-8")
 
 
 def _checked(states: Sequence[GameState]) -> tuple[GameState, ...]:
@@ -211,8 +209,8 @@ def _checked(states: Sequence[GameState]) -> tuple[GameState, ...]:
     if not states or not all(type(state) is GameState for state in states):
         raise TypeError("ReplayWidget takes a GameRecord or a sequence of GameState (as chickenfoot.replay returns)")
     for number, (before, after) in enumerate(itertools.pairwise(states), start=1):
-        moves = after.moves
-        if len(moves) != len(before.moves) + 1 or apply(before, moves[-1]) != after:
+        history = after.history
+        if len(history) != len(before.history) + 1 or apply(before, history[-1][1]) != after:
             raise ValueError(
                 f"states[{number}] does not follow states[{number - 1}] by one move: pass a game's states "
                 "oldest first, as chickenfoot.replay returns them"

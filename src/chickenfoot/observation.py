@@ -47,26 +47,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._extras import needs
+from ._io import needs
 
 try:
     import numpy as np
 except ModuleNotFoundError as error:  # an optional extra
     raise needs(__name__, error) from error
 
-from ._moves import Draw, Pass, Play
-from ._rules import Rules
-from ._scoring import worst_total
-from ._state import GameState
-from ._views import PlayerView, observe
+from ._game import Draw, GameState, Pass, Play, PlayerView, Rules, observe, worst_total
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 __all__ = [
+    "blocks",
     "history",
     "history_size",
-    "layout",
     "observation",
     "observation_size",
     "upper_bounds",
@@ -75,10 +71,10 @@ __all__ = [
 ]
 
 
-def layout(rules: Rules, players: int) -> tuple[tuple[str, int, int], ...]:
+def blocks(rules: Rules, players: int) -> tuple[tuple[str, int, int], ...]:
     """Gets the blocks of the observation vector as ``(name, start, size)``, in order.
 
-    >>> [name for name, _, _ in layout(Rules.trains(), 4)][:4]
+    >>> [name for name, _, _ in blocks(Rules.trains(), 4)][:4]
     ['hand', 'drawn', 'board', 'open_ends']
     """
     tiles, values = rules.set_size, rules.max_pip + 1
@@ -97,12 +93,12 @@ def layout(rules: Rules, players: int) -> tuple[tuple[str, int, int], ...]:
         ("totals", players),
         ("round", rules.rounds),
     )
-    blocks = []
+    found = []
     start = 0
     for name, size in sizes:
-        blocks.append((name, start, size))
+        found.append((name, start, size))
         start += size
-    return tuple(blocks)
+    return tuple(found)
 
 
 def observation_size(rules: Rules, players: int) -> int:
@@ -111,7 +107,7 @@ def observation_size(rules: Rules, players: int) -> int:
     >>> observation_size(Rules.trains(), 2), observation_size(Rules.cross(max_pip=12), 4)
     (215, 341)
     """
-    _, start, size = layout(rules, players)[-1]
+    _, start, size = blocks(rules, players)[-1]
     return start + size
 
 
@@ -149,35 +145,35 @@ def write_observation(source: GameState | PlayerView, player: int | None, out: N
     if not isinstance(out, np.ndarray) or out.shape != (size,) or out.dtype != np.float32:
         got = f"shape {out.shape}, dtype {out.dtype}" if isinstance(out, np.ndarray) else type(out).__name__
         raise ValueError(f"out must be a float32 vector of {size} entries (observation_size), got {got}")
-    blocks = {name: start for name, start, _ in layout(view.rules, players)}
+    start = {name: at for name, at, _ in blocks(view.rules, players)}
     out.fill(0)
     board = view.board
     for tile in view.hand:
-        out[blocks["hand"] + tile.index] = 1
+        out[start["hand"] + tile.index] = 1
     if view.drawn is not None:
-        out[blocks["drawn"] + view.drawn.index] = 1
+        out[start["drawn"] + view.drawn.index] = 1
     for node in board.nodes:
-        out[blocks["board"] + node.tile.index] = 1
+        out[start["board"] + node.tile.index] = 1
     for value, ends in enumerate(board.ends_by_value[: view.rules.max_pip + 1]):
-        out[blocks["open_ends"] + value] = len(ends)
+        out[start["open_ends"] + value] = len(ends)
     if board.pending is not None:
-        out[blocks["pending_value"] + board.nodes[board.pending].exposed] = 1
-        out[blocks["pending_missing"]] = board.missing
-        out[blocks["pending_center"]] = board.pending == 0
-    out[blocks["center"] + board.center.high] = 1
-    out[blocks["yard"]] = view.yard_size
-    out[blocks["yard"] + 1] = max(0, view.yard_size - view.reserve)
+        out[start["pending_value"] + board.nodes[board.pending].exposed] = 1
+        out[start["pending_missing"]] = board.missing
+        out[start["pending_center"]] = board.pending == 0
+    out[start["center"] + board.center.high] = 1
+    out[start["yard"]] = view.yard_size
+    out[start["yard"] + 1] = max(0, view.yard_size - view.reserve)
     for offset in range(players):
         other = (seat + offset) % players
-        out[blocks["hand_sizes"] + offset] = view.hand_sizes[other]
-        out[blocks["totals"] + offset] = view.totals[other]
+        out[start["hand_sizes"] + offset] = view.hand_sizes[other]
+        out[start["totals"] + offset] = view.totals[other]
     if view.current_player is not None:
-        out[blocks["to_move"] + (view.current_player - seat) % players] = 1
-    out[blocks["round"] + min(view.round_index, view.rules.rounds - 1)] = 1
+        out[start["to_move"] + (view.current_player - seat) % players] = 1
+    out[start["round"] + min(view.round_index, view.rules.rounds - 1)] = 1
 
 
 def observation(source: GameState | PlayerView, player: int | None = None) -> NDArray[np.float32]:
-    """Gets a player's observation as a new ``float32`` vector (layout above).
+    """Gets a player's observation as a new ``float32`` vector (blocks above).
 
     ``source`` is a ``GameState`` with the seat ``player``, or a ``PlayerView``.
 
@@ -264,7 +260,7 @@ def upper_bounds(rules: Rules, players: int, rounds: int, *, with_history: bool 
         "totals": worst_total(rules, rounds),
     }
     high = np.ones(observation_size(rules, players), np.float32)
-    for name, start, size in layout(rules, players):
+    for name, start, size in blocks(rules, players):
         high[start : start + size] = largest.get(name, 1)
     if not with_history:
         return high

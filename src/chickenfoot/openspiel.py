@@ -16,7 +16,7 @@ parameter      default     meaning
 =============  ==========  ===============================================================
 
 Actions are ``chickenfoot.actions``; chance events (the deal, each draw) are explicit as in
-``chickenfoot._chance``, with a tile's ``chickenfoot.Tile.index`` (or the starter's seat)
+``chickenfoot._game._chance``, with a tile's ``chickenfoot.Tile.index`` (or the starter's seat)
 as the outcome. Observation tensors are ``chickenfoot.observation``; the information-state
 tensor appends who played each board tile and each seat's draws and passes this round.
 ``ChickenfootState.resample_from_infostate()`` samples the unseen tiles again through
@@ -39,7 +39,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ._extras import needs
+from ._io import needs
 
 try:
     import numpy as np
@@ -48,12 +48,18 @@ except ModuleNotFoundError as error:  # an optional extra
     raise needs(__name__, error, "openspiel") from error
 
 from . import actions
-from ._chance import ChanceGame
-from ._errors import IllegalMoveError, InvalidMoveError
-from ._outcome import Outcome, Termination
-from ._rules import Rules, max_round_moves
-from ._scoring import win_utilities, worst_total
-from .observation import layout, observation_size, write_history, write_observation
+from ._game import (
+    ChanceGame,
+    IllegalMoveError,
+    InvalidMoveError,
+    Outcome,
+    Rules,
+    Termination,
+    max_round_moves,
+    win_utilities,
+    worst_total,
+)
+from .observation import blocks, observation_size, write_history, write_observation
 from .render import render_text
 
 __all__ = ["GAME_NAME", "ChickenfootGame", "ChickenfootObserver", "ChickenfootState", "IllegalActionError", "rules_for"]
@@ -288,7 +294,7 @@ class ChickenfootObserver:
         self.rules = rules
         base = observation_size(rules, players)
         tiles = rules.set_size
-        pieces = [(name, size) for name, _, size in layout(rules, players)]
+        pieces = [(name, size) for name, _, size in blocks(rules, players)]
         if perfect_recall:
             pieces += [("played_by", tiles * players), ("draws", players), ("passes", players)]
         self.base = base

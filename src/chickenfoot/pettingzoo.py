@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from ._extras import needs
+from ._io import needs
 
 try:
     import numpy as np
@@ -47,11 +47,18 @@ except ModuleNotFoundError as error:  # an optional extra
 import attrs
 
 from . import actions
-from ._engine import apply, legal_moves, new_game
-from ._outcome import Outcome, Termination
-from ._rules import Rules
-from ._scoring import decide_winners, win_utilities, worst_total
-from ._state import GameState
+from ._game import (
+    GameState,
+    Outcome,
+    Rules,
+    Termination,
+    apply,
+    decide_winners,
+    legal_moves,
+    new_game,
+    win_utilities,
+    worst_total,
+)
 from .observation import history_size, observation_size, upper_bounds, write_history, write_observation
 from .render import render_text
 

@@ -38,10 +38,10 @@ __all__ = [
     "new_game",
     "open_nodes",
     "perft",
-    "round_scores",
+    "score_round",
     "tile_value",
     "tiles",
-    "winners",
+    "decide_winners",
 ]
 
 Tile: TypeAlias = tuple[int, int]
@@ -421,7 +421,7 @@ def _foot_unfillable(state: Round) -> bool:
     return len(left) < _rooms(state)[foot]
 
 
-def round_scores(state: Round) -> tuple[int, ...]:
+def score_round(state: Round) -> tuple[int, ...]:
     """Scores a finished round: each player the value of the tiles left in hand (SCORE-1)."""
     # SCORE-1: each player scores the value of the tiles left in hand; who went out scores 0.
     scores = [sum(tile_value(state.rules, tile) for tile in hand) for hand in state.hands]
@@ -432,7 +432,7 @@ def round_scores(state: Round) -> tuple[int, ...]:
     return tuple(scores)
 
 
-def winners(rules: Options, totals: tuple[int, ...], results: tuple[Result, ...]) -> tuple[int, ...]:
+def decide_winners(rules: Options, totals: tuple[int, ...], results: tuple[Result, ...]) -> tuple[int, ...]:
     """Gets the winners of a finished game (GAME-1, TIE-1, TIE-2)."""
     # GAME-1: after the last round the lowest total wins.
     tied = [player for player in range(len(totals)) if totals[player] == min(totals)]
@@ -479,13 +479,13 @@ def _closed(game: Game) -> Game:
     # END-2: a round ends when play does, or as dealt; the rounds are closed until one is in play.
     while game.round.is_over and not game.is_over:
         # SCORE-1 and GAME-1: the round is scored and the scores add up.
-        after, scores = game.round, round_scores(game.round)
+        after, scores = game.round, score_round(game.round)
         results = (*game.results, Result(after.nodes[0].tile[0], scores, after.went_out, after))
         totals = tuple(total + score for total, score in zip(game.totals, scores, strict=True))
         game = replace(game, totals=totals, results=results)
         # ROUND-1: one round per double, from N-N down to 0-0; after the last, the winners are named.
         if game.is_over:
-            return replace(game, winners=winners(game.rules, totals, results))
+            return replace(game, winners=decide_winners(game.rules, totals, results))
         index = game.round_index + 1
         game = replace(game, round=deal(game.rules, game.players, game.seed, index), round_index=index)
     return game

@@ -6,10 +6,7 @@ toe as one line of tiles, and opens a branch per toe under each chicken foot.
 
 from __future__ import annotations
 
-from ._board import Board
-from ._moves import Draw, Move, Play
-from ._state import GameState, RoundState
-from ._views import PlayerView, SpectatorView
+from ._game import Board, Draw, GameState, Move, Play, PlayerView, RoundState, SpectatorView
 
 __all__ = ["describe_move", "describe_state", "render_text"]
 

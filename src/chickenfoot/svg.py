@@ -1,10 +1,10 @@
 """SVG pictures of a layout: tiles with pips, doubles crosswise, toes angled like a foot.
 
-Pure string building, no dependencies. :func:`layout` places the tiles (the center in the
+Pure string building, no dependencies. :func:`placements` places the tiles (the center in the
 middle, its arms radiating, doubles across their line with three toes fanned out) so that no two
 ever overlap, :func:`labels` places each node's number beside its tile, clear of the rest, and
 :func:`render_svg` draws exactly those placements; a program drawing the board its own way can
-use :func:`layout` and :func:`labels` alone. Each tile shows the value matched against its parent
+use :func:`placements` and :func:`labels` alone. Each tile shows the value matched against its parent
 on the half nearer the parent.
 """
 
@@ -14,27 +14,24 @@ import textwrap
 from collections.abc import Sequence
 from html import escape
 
-from ._board import Board
-from ._moves import NodeIndex, Play
-from ._state import GameState, RoundState
-from ._svg_layout import (
-    _BADGE_FONT,
-    _BADGE_HEIGHT,
-    _GAP,
-    _UNIT,
+from ._game import Board, GameState, NodeIndex, Play, PlayerView, RoundState, SpectatorView
+from ._pictures import (
+    BADGE_FONT,
+    BADGE_HEIGHT,
+    GAP,
+    UNIT,
     Label as Label,
     Placement as Placement,
-    _board_of,
-    _cos,
-    _sin,
+    board_shown,
+    cos_degrees,
     labels as labels,
-    layout as layout,
+    placements as placements,
+    sin_degrees,
 )
-from ._views import PlayerView, SpectatorView
 
-__all__ = ["Label", "Placement", "labels", "layout", "render_svg"]
+__all__ = ["Label", "Placement", "labels", "placements", "render_svg"]
 
-for _public in (Label, Placement, labels, layout):  # documented here, where users import them
+for _public in (Label, Placement, labels, placements):  # documented here, where users import them
     _public.__module__ = __name__
 
 # Pip positions on a 3x3 grid, (column, row) in -1..1, for values 0-9 (SET-1 sets up to double-9
@@ -65,7 +62,7 @@ def _last_play(state: GameState | RoundState | Board | PlayerView | SpectatorVie
 
 def _corners(p: Placement) -> list[tuple[float, float]]:
     """Gets a placed tile's four corners."""
-    ux, uy = _cos(p.angle), _sin(p.angle)
+    ux, uy = cos_degrees(p.angle), sin_degrees(p.angle)
     return [
         (p.x + sx * p.length / 2 * ux - sy * p.width / 2 * uy, p.y + sx * p.length / 2 * uy + sy * p.width / 2 * ux)
         for sx in (-1, 1)
@@ -83,7 +80,7 @@ def render_svg(
 ) -> str:
     """Draws the layout as an SVG document: tiles with pips, doubles crosswise, toes angled like a foot.
 
-    The tiles lie where :func:`layout` places them. The center has a gold face; the pending
+    The tiles lie where :func:`placements` places them. The center has a gold face; the pending
     node (the center still taking arms, or a chicken foot still taking toes) is outlined in
     orange; the tile the round's last move placed has a blue face. Pips up to 9 are drawn as
     pips, larger values as numerals, upright at any angle. With ``numbers`` (the default for a
@@ -106,22 +103,22 @@ def render_svg(
     (True, 2, 2, True)
     """
     view = state if isinstance(state, PlayerView) else None
-    board = _board_of(state, "render_svg")
-    placed = layout(board)
+    board = board_shown(state, "render_svg")
+    placed = placements(board)
     a_view = isinstance(state, (PlayerView, SpectatorView))
     badges = labels(placed) if _numbers_shown(title, caption, numbers, a_view) else ()
     marks = _marks(state, board, view)
     points = [corner for p in placed for corner in _corners(p)]
     points += [(b.x + sx * b.width / 2, b.y + sy * b.height / 2) for b in badges for sx in (-1, 1) for sy in (-1, 1)]
-    left = min(x for x, _ in points) - _UNIT  # a margin of one unit all round, and a line for the title
-    top = min(y for _, y in points) - _UNIT - (_UNIT if title else 0)
-    right = max(x for x, _ in points) + _UNIT
-    bottom = max(y for _, y in points) + _UNIT
+    left = min(x for x, _ in points) - UNIT  # a margin of one unit all round, and a line for the title
+    top = min(y for _, y in points) - UNIT - (UNIT if title else 0)
+    right = max(x for x, _ in points) + UNIT
+    bottom = max(y for _, y in points) + UNIT
     tiles = [line for p in placed for line in _layout_tile(p, board, marks)]
     tiles += [_badge(badge, marks.get(badge.node, ())) for badge in badges]
     texts: list[tuple[float, str, float]] = []  # baseline, text, font size
     if title:
-        texts.append((top + _UNIT, title, _TEXT_FONT))
+        texts.append((top + UNIT, title, _TEXT_FONT))
     if caption:
         bottom = _caption_lines(caption, right - left, bottom, texts)
     if view is not None and hand:
@@ -129,7 +126,7 @@ def render_svg(
     elif isinstance(state, SpectatorView) and hand:
         bottom = _counts_row(state, bottom, texts)
     # Room for the text lines too (sans-serif averages well under 0.6 em a character).
-    right = max([right, *(left + _UNIT / 2 + len(text) * font * 0.6 + _UNIT / 2 for _, text, font in texts)])
+    right = max([right, *(left + UNIT / 2 + len(text) * font * 0.6 + UNIT / 2 for _, text, font in texts)])
     return _document(left, top, right - left, bottom - top, texts, [*_connectors(placed), *tiles])
 
 
@@ -174,33 +171,33 @@ def _hand_row(
     view: PlayerView, left: float, right: float, bottom: float, tiles: list[str], texts: list[tuple[float, str, float]]
 ) -> tuple[float, float]:
     """Draws the viewer's hand in a row under the layout, then the counts anyone may know; gets right and bottom."""
-    texts.append((bottom + _UNIT * 0.7, f"P{view.player}'s hand", _TEXT_FONT))
-    row = bottom + _UNIT * 2.2
+    texts.append((bottom + UNIT * 0.7, f"P{view.player}'s hand", _TEXT_FONT))
+    row = bottom + UNIT * 2.2
     plays = {move.tile for move in view.legal_moves if type(move) is Play}
     for number, tile in enumerate(view.hand):
-        stand = Placement(-1, left + _UNIT + _UNIT / 2 + number * (_UNIT + _GAP * 2), row, 90.0)
+        stand = Placement(-1, left + UNIT + UNIT / 2 + number * (UNIT + GAP * 2), row, 90.0)
         classes = ["cf-tile", "cf-hand"] + ["cf-playable"] * (tile in plays) + ["cf-drawn"] * (tile == view.drawn)
         tiles += _tile(stand, tile.high, tile.low, f"hand: {tile}", classes, f'data-tile="{tile}"')
-    right = max(right, left + _UNIT + len(view.hand) * (_UNIT + _GAP * 2) + _UNIT)
+    right = max(right, left + UNIT + len(view.hand) * (UNIT + GAP * 2) + UNIT)
     counts = " ".join(f"P{seat}={size}" for seat, size in enumerate(view.hand_sizes))
-    texts.append((row + _UNIT * 2, f"tiles held: {counts}; yard {view.yard_size}", _TEXT_FONT))
-    return right, row + _UNIT * 2.6
+    texts.append((row + UNIT * 2, f"tiles held: {counts}; yard {view.yard_size}", _TEXT_FONT))
+    return right, row + UNIT * 2.6
 
 
 def _caption_lines(caption: str, width: float, bottom: float, texts: list[tuple[float, str, float]]) -> float:
     """Writes the caption under the layout, wrapped to the picture's ``width``; gets the new bottom."""
-    room = max(40, int((width - _UNIT) / (_CAPTION_FONT * 0.55)))
+    room = max(40, int((width - UNIT) / (_CAPTION_FONT * 0.55)))
     for line in textwrap.wrap(caption, room):
         texts.append((bottom, line, _CAPTION_FONT))
         bottom += _CAPTION_FONT * 1.3
-    return bottom + _UNIT / 2
+    return bottom + UNIT / 2
 
 
 def _counts_row(watched: SpectatorView, bottom: float, texts: list[tuple[float, str, float]]) -> float:
     """Writes, under a spectator's layout, how many tiles each player holds and the yard; gets the new bottom."""
     counts = " ".join(f"P{seat}={size}" for seat, size in enumerate(watched.hand_sizes))
-    texts.append((bottom + _UNIT * 0.7, f"tiles held: {counts}; yard {watched.yard_size}", _TEXT_FONT))
-    return bottom + _UNIT * 1.3
+    texts.append((bottom + UNIT * 0.7, f"tiles held: {counts}; yard {watched.yard_size}", _TEXT_FONT))
+    return bottom + UNIT * 1.3
 
 
 def _document(
@@ -215,25 +212,25 @@ def _document(
     ]
     for y, text, font in texts:
         parts.append(
-            f'<text class="cf-text" x="{left + _UNIT / 2:.1f}" y="{y:.1f}" font-size="{font:.1f}">{escape(text)}</text>'
+            f'<text class="cf-text" x="{left + UNIT / 2:.1f}" y="{y:.1f}" font-size="{font:.1f}">{escape(text)}</text>'
         )
     return "\n".join([*parts, *drawn, "</svg>"])
 
 
-_TEXT_FONT = _UNIT * 0.7  # a title and the lines under a view's hand
-_CAPTION_FONT = _UNIT * 0.55  # a caption (a comment)
+_TEXT_FONT = UNIT * 0.7  # a title and the lines under a view's hand
+_CAPTION_FONT = UNIT * 0.55  # a caption (a comment)
 
 
 def _connectors(placed: Sequence[Placement]) -> list[str]:
-    """Draws a dashed line across each gap :func:`layout` left where it moved a line out to keep it clear."""
+    """Draws a dashed line across each gap :func:`placements` left where it moved a line out to keep it clear."""
     lines = []
     for p in placed:
         if not p.gap:
             continue
         # The first tile of a line is never a double (the one double carrying its parent's value is
         # the parent), so it lies along its heading: the middle of its near edge, then back by the gap.
-        x, y = p.x - _cos(p.angle) * p.length / 2, p.y - _sin(p.angle) * p.length / 2
-        px, py = x - _cos(p.angle) * p.gap, y - _sin(p.angle) * p.gap
+        x, y = p.x - cos_degrees(p.angle) * p.length / 2, p.y - sin_degrees(p.angle) * p.length / 2
+        px, py = x - cos_degrees(p.angle) * p.gap, y - sin_degrees(p.angle) * p.gap
         lines.append(
             f'<line class="cf-gap" data-node="{p.node}" x1="{px:.1f}" y1="{py:.1f}" x2="{x:.1f}" y2="{y:.1f}"/>'
         )
@@ -243,10 +240,10 @@ def _connectors(placed: Sequence[Placement]) -> list[str]:
 def _half(value: int, x: float, angle: float) -> list[str]:
     """Draws one half tile's value centred at ``(x, 0)`` in the frame of a tile turned ``angle`` degrees."""
     if value in _PIPS:
-        step = _UNIT * 0.27
-        radius = _UNIT * 0.09
+        step = UNIT * 0.27
+        radius = UNIT * 0.09
         return [f'<circle cx="{x + c * step:.1f}" cy="{r * step:.1f}" r="{radius:.1f}"/>' for c, r in _PIPS[value]]
-    size = _UNIT * 0.55
+    size = UNIT * 0.55
     # Turned back by the tile's angle about its own centre, a numeral reads upright however the tile lies.
     upright = f' transform="rotate({-angle:.1f} {x:.1f} 0)"' if angle % 360 else ""
     return [
@@ -273,7 +270,7 @@ def _badge(label: Label, marks: Sequence[str]) -> str:
     """Draws a node's number in its badge, upright."""
     classes = " ".join(["cf-label", *marks])
     x, y = label.x - label.width / 2, label.y - label.height / 2
-    font = _BADGE_FONT * label.height / _BADGE_HEIGHT  # a badge shrunk onto its tile shrinks its number too
+    font = BADGE_FONT * label.height / BADGE_HEIGHT  # a badge shrunk onto its tile shrinks its number too
     return (
         f'<g class="{classes}" data-node="{label.node}"><rect x="{x:.1f}" y="{y:.1f}" width="{label.width:.1f}" '
         f'height="{label.height:.1f}" rx="{label.height / 2:.1f}"/><text x="{label.x:.1f}" '

@@ -27,28 +27,21 @@ configurations :meth:`~chickenfoot.Rules.check_players` refuses are refused here
 from __future__ import annotations
 
 from ._arrays import Batch as Batch
-from ._convert import (
-    current_player as current_player,
-    from_states as from_states,
-    init as init,
-    to_state as to_state,
-)
+from ._convert import current_player as current_player, from_states as from_states, init as init, to_state as to_state
 from ._ending import reset_finished as reset_finished
 from ._legal import (
-    greedy_actions as greedy_actions,
+    heaviest_actions as heaviest_actions,
     legal_action_mask as legal_action_mask,
     random_actions as random_actions,
 )
-from ._observe import (
-    observations as observations,
-)
+from ._observe import observations as observations
 from ._step import step as step, step_inplace as step_inplace
 
 __all__ = [
     "Batch",
     "current_player",
     "from_states",
-    "greedy_actions",
+    "heaviest_actions",
     "init",
     "legal_action_mask",
     "observations",

@@ -8,11 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._board import Board
-from .._errors import RulesError
-from .._rules import Rules
-from .._state import GameState, RoundResult, RoundState
-from .._tiles import full_set
+from .._game import Board, GameState, RoundResult, RoundState, Rules, RulesError, full_set
 from ._arrays import ROUND_FIELDS, Batch, empty, refresh
 from ._deal import load_round, start_games
 from ._ending import close_dealt

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._deal import deal_round
-from .._state import RoundState
+from .._game import RoundState, deal_round
 from ._arrays import Batch
 
 if TYPE_CHECKING:

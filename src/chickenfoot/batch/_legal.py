@@ -87,7 +87,7 @@ def random_actions(batch: Batch, rng: np.random.Generator) -> NDArray[Any]:
     return np.where(batch.draw_ok, tb.actions - 2, action)
 
 
-def greedy_actions(batch: Batch) -> NDArray[Any]:
+def heaviest_actions(batch: Batch) -> NDArray[Any]:
     """Picks per game the play of the highest-scoring tile (SCORE-1 sheds most), else draws or passes.
 
     Ties go to the lowest tile index and then to its high half's first slot; with a playable

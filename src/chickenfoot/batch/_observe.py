@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..observation import layout, observation_size
+from ..observation import blocks, observation_size
 from ._arrays import Batch
 
 if TYPE_CHECKING:
@@ -17,8 +17,8 @@ def observations(batch: Batch, seats: ArrayLike) -> NDArray[Any]:
     """Gets B x size: each game's observation for its seat in ``seats`` (one int, or one per game).
 
     Row ``i`` equals ``chickenfoot.observation.observation(to_state(batch, i), seat)`` for a
-    whole-game batch (same layout, relative seats, and only what that seat may see). A
-    single-round batch fills the same layout, with totals of 0 and its round's number.
+    whole-game batch (the same blocks, relative seats, and only what that seat may see). A
+    single-round batch fills the same blocks, with totals of 0 and its round's number.
 
     >>> import numpy as np
     >>> import chickenfoot as cf
@@ -33,7 +33,7 @@ def observations(batch: Batch, seats: ArrayLike) -> NDArray[Any]:
     seat = np.broadcast_to(np.asarray(seats, dtype=np.intp), (size,))
     if ((seat < 0) | (seat >= p)).any():
         raise ValueError(f"seats are 0 to {p - 1}, got {seats!r}")
-    block = {name: (start, width) for name, start, width in layout(tb.rules, p)}
+    block = {name: (start, width) for name, start, width in blocks(tb.rules, p)}
     out = np.zeros((size, observation_size(tb.rules, p)), dtype=np.float32)
 
     def part(name: str) -> NDArray[Any]:

@@ -6,8 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._board import FOOT_TOES
-from .._errors import IllegalMoveError
+from .._game import FOOT_TOES, IllegalMoveError
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike, NDArray
@@ -47,7 +46,7 @@ def step_inplace(
     Finished games ignore their action, and so do the games ``where`` is false for (a B-array
     of flags; by default every game moves). With ``check``, an illegal action raises
     :class:`~chickenfoot.IllegalMoveError` before anything changes; without it, the actions
-    must be legal (as :func:`random_actions` and :func:`greedy_actions` make them). With
+    must be legal (as :func:`random_actions` and :func:`heaviest_actions` make them). With
     ``autoreset``, finished games are then dealt again, as by :func:`reset_finished`.
     """
     tb = batch.tables

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import numpy as np
 
-from .._rules import Rules
-from .._tiles import Tile, full_set
+from .._game import Rules, Tile, full_set
 from ..actions import _play_parts
 
 if TYPE_CHECKING:

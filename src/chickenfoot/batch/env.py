@@ -1,7 +1,7 @@
 """A Gymnasium vector environment over a batch: one learner's seat in ``num_envs`` games at once.
 
 Needs ``gymnasium`` (the ``pettingzoo`` extra installs it). Each sub-environment is a game
-in which the learner plays ``seat`` and vectorized opponents (``"random"``, ``"greedy"``, or
+in which the learner plays ``seat`` and vectorized opponents (``"random"``, ``"heaviest"``, or
 a function of the batch) play the other seats between the learner's turns. Observations are
 the vectors of :mod:`chickenfoot.observation` from the learner's seat; ``infos["action_mask"]``
 holds the legal actions (and :meth:`BatchVectorEnv.action_masks` too, for MaskablePPO).
@@ -11,7 +11,7 @@ of a finished game is in ``infos["final_obs"]``.
 >>> import numpy as np
 >>> import chickenfoot as cf
 >>> from chickenfoot.batch.env import BatchVectorEnv
->>> env = BatchVectorEnv(num_envs=8, rules=cf.Rules.trains(), players=4, opponent="greedy")
+>>> env = BatchVectorEnv(num_envs=8, rules=cf.Rules.trains(), players=4, opponent="heaviest")
 >>> observations, infos = env.reset(seed=1)
 >>> observations.shape, infos["action_mask"].shape
 ((8, 221), (8, 902))
@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .._extras import needs
+from .._io import needs
 
 try:
     import gymnasium
@@ -38,13 +38,13 @@ try:
 except ModuleNotFoundError as error:  # an optional extra
     raise needs(__name__, error, "gymnasium") from error
 
-from .._rules import Rules
+from .._game import Rules
 from ..actions import action_count
 from ..observation import observation_size
 from ._arrays import Batch
 from ._convert import init
 from ._ending import reset_finished
-from ._legal import greedy_actions, legal_action_mask, random_actions
+from ._legal import heaviest_actions, legal_action_mask, random_actions
 from ._observe import observations
 from ._step import step_inplace
 
@@ -101,11 +101,11 @@ class BatchVectorEnv(gymnasium.vector.VectorEnv):
     def _pick_opponent(self, opponent: str | Opponent) -> Opponent:
         if opponent == "random":
             return lambda games: random_actions(games, self._rng)
-        if opponent == "greedy":
-            return greedy_actions
+        if opponent == "heaviest":
+            return heaviest_actions
         if callable(opponent):
             return opponent
-        raise ValueError(f"opponent must be 'random', 'greedy' or a function of the batch, got {opponent!r}")
+        raise ValueError(f"opponent must be 'random', 'heaviest' or a function of the batch, got {opponent!r}")
 
     def _batch(self) -> Batch:
         if self.games is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from .._extras import install_command
+from .._io import install_command
 
 __all__ = ["main"]
 

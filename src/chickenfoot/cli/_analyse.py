@@ -7,10 +7,8 @@ import math
 
 import click
 
-from .._errors import InvalidRecordError
-from .._notation import parse_position
-from .._state import GameState, RoundState
-from .._views import PlayerView, observe
+from .._game import GameState, InvalidRecordError, PlayerView, RoundState, observe
+from .._io import parse_position
 from ..bots import Analysis, analyse
 from ._app import _console, app
 from ._show import SIMULATIONS, analysis_table

@@ -15,17 +15,12 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import __version__
-from .._engine import new_game
-from .._errors import BotSpecError, InvalidRecordError, RulesError
-from .._moves import Move
-from .._ray import _ray
-from .._records import GameRecord
-from .._rules import PRESETS, Rules
-from .._state import GameState
-from ..bots import check_spec, make_bot, play_out
+from .._game import PRESETS, BotSpecError, GameState, InvalidRecordError, Move, Rules, RulesError, new_game
+from .._io import GameRecord
+from .._tournament import derive_seed, import_ray
+from ..bots import check_spec, kinds_help, make_bot, play_out
 from ..render import describe_move
 from ..svg import render_svg
-from ..tournament import _derive
 from ._options import bots_option, build_rules, parse_bots, players_option, rules_options, seed_option
 from ._play import play_session
 from ._records import load_record, save_record
@@ -55,7 +50,7 @@ def _check_backend(backend: str, address: str | None) -> None:
         raise click.BadParameter("--address is for --backend ray", param_hint="'--address'")
     if backend == "ray":
         try:  # a missing backend is a usage problem, not a failed run
-            _ray()
+            import_ray()
         except ImportError as error:
             raise click.ClickException(str(error)) from None
 
@@ -99,8 +94,7 @@ def app() -> None:
 @seed_option
 @bots_option(
     "greedy",
-    "Bots by seat, comma-separated (one name fills every seat): random, heaviest, greedy, search, sampler or "
-    "rollout; a search bot takes a budget, as rollout:N (N rollouts a move) or rollout:Nms.",
+    f"Bots by seat, comma-separated (one name fills every seat): {kinds_help()}.",
 )
 @click.option(
     "--svg",
@@ -137,7 +131,7 @@ def simulate(
             svg_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise click.BadParameter(f"cannot create {svg_dir}: {error.strerror}", param_hint="'--svg'") from None
-    seated = [make_bot(name, seed=_derive(seed, "simulate", seat)) for seat, name in enumerate(names)]
+    seated = [make_bot(name, seed=derive_seed(seed, "simulate", seat)) for seat, name in enumerate(names)]
     console.rule(f"Chicken Foot, {preset} rules, {players} players, seed {seed}")
     game = play_out(new_game(rules, players=players, seed=seed), seated)
     for index, result in enumerate(game.results):
@@ -177,8 +171,7 @@ def simulate(
 )
 @bots_option(
     "greedy",
-    "Your opponents, comma-separated in seat order (one name fills every seat): random, heaviest, greedy, "
-    "search, sampler or rollout; a search bot takes a budget, as rollout:N or rollout:Nms.",
+    f"Your opponents, comma-separated in seat order (one name fills every seat): {kinds_help()}.",
 )
 @click.option(
     "--save",
@@ -213,7 +206,7 @@ def play(
     console = _console()
     if load_path is not None:
         game, seat, seats, record = _resume(context, load_path, seat, name.strip(), bots)
-        resumed = f"resuming {load_path.name} at move {len(game.moves) + 1}, seed {game.seed}"
+        resumed = f"resuming {load_path.name} at move {len(game.history) + 1}, seed {game.seed}"
         console.print(resumed, markup=False)
         loaded: tuple[Path, GameRecord] | None = (load_path, record)
     else:
@@ -337,7 +330,7 @@ def replay(file: Path, by: str, pause: bool) -> None:
 
     # Moves and rounds are numbered from 1, as the record's comments and the readers' messages number them.
     turns = [
-        (number, before.round_index, before.round.current_player, after.moves[-1])
+        (number, before.round_index, before.round.current_player, after.history[-1][1])
         for number, (before, after) in enumerate(itertools.pairwise(states), start=1)
     ]
     last = states[-1]

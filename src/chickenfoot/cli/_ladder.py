@@ -13,9 +13,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from .._errors import BotError
-from .._ladder import LadderResult, Unit, ladder
-from ..bots import ProcessBot
+from .._game import BotError
+from ..bots import ProcessBot, kinds_help
+from ..tournament import LadderResult, Unit, ladder
 from ._app import _check_backend, _check_players, _console, _games_progress, _write, app
 from ._options import build_rules, parse_bots, players_option, rules_options
 
@@ -107,8 +107,7 @@ def _pairs(texts: tuple[str, ...], names: tuple[str, ...]) -> list[tuple[str, st
     default=DEFAULT_BOTS,
     show_default=True,
     metavar="LIST",
-    help="The bots to rate, comma-separated: random, heaviest, greedy, search[:N or :Nms], sampler[:N or :Nms], "
-    "rollout[:N or :Nms], omniscient[:N or :Nms] (sees every hand: only when named), cmd:COMMAND.",
+    help=f"The bots to rate, comma-separated: {kinds_help()}; omniscient sees every hand and plays only when named.",
 )
 @click.option(
     "--deals",

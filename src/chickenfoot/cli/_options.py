@@ -7,9 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
-from .._errors import BotSpecError, RulesError
-from .._rules import PRESETS, Rules
-from ..bots import check_spec
+from .._game import PRESETS, BotSpecError, Rules, RulesError
+from ..bots import check_spec, kinds_help
 
 __all__ = ["bots_option", "build_rules", "parse_bots", "players_option", "rules_options", "seed_option"]
 
@@ -83,8 +82,7 @@ def parse_bots(text: str, count: int | None = None) -> tuple[str, ...]:
     names = tuple(_bot_case(part.strip()) for part in text.split(",") if part.strip())
     if not names:
         raise click.BadParameter(
-            "name at least one bot: random, heaviest, greedy, search, sampler, rollout (with a budget as :N or :Nms) "
-            "or cmd:COMMAND",
+            f"name at least one bot: {kinds_help()}",
             param_hint="'--bots'",
         )
     for name in names:

@@ -19,15 +19,11 @@ from typing import Literal, NamedTuple
 
 from rich.console import Console
 
-from .._engine import apply, legal_moves
-from .._errors import IllegalMoveError, InvalidMoveError
-from .._moves import Move, Play, parse_move
-from .._records import MAX_COMMENT, GameRecord
-from .._state import GameState
-from .._views import observe
-from ..bots import _choose, analyse, make_bot
+from .._bots import analyse, choose, make_bot
+from .._game import GameState, IllegalMoveError, InvalidMoveError, Move, Play, apply, legal_moves, observe, parse_move
+from .._io import MAX_COMMENT, GameRecord
+from .._tournament import derive_seed
 from ..render import describe_move
-from ..tournament import _derive
 from ._records import save_record
 from ._show import SIMULATIONS, analysis_table, ending, fit, layout_panel, plural, round_title, score_table
 
@@ -78,7 +74,7 @@ class _Session:
         self.seat = seat
         self.names = list(names)  # by seat, the person's name at ``seat``
         self.bots = {
-            player: make_bot(names[player], seed=_derive(game.seed, "play", player))
+            player: make_bot(names[player], seed=derive_seed(game.seed, "play", player))
             for player in range(game.players)
             if player != seat
         }
@@ -98,7 +94,7 @@ class _Session:
 
     def snapshot(self) -> tuple[int, tuple[tuple[int, str], ...]]:
         """Gets what a save would write that can change: the moves made and the comments."""
-        return len(self.game.moves), tuple(self.comments.items())
+        return len(self.game.history), tuple(self.comments.items())
 
     @property
     def width(self) -> int:
@@ -153,7 +149,7 @@ class _Session:
     def announce(self, player: int, move: Move) -> None:
         """Says the move just played, numbered as in the game record."""
         who = "you" if player == self.seat else f"P{player} {self.names[player]}"
-        self.say(f"move {len(self.game.moves) + 1}: {who} {describe_move(move, you=player == self.seat)}")
+        self.say(f"move {len(self.game.history) + 1}: {who} {describe_move(move, you=player == self.seat)}")
 
     def apply(self, move: Move) -> None:
         before = len(self.game.results)
@@ -194,7 +190,7 @@ class _Session:
         return "again"
 
     def command_comment(self, argument: str) -> Outcome:
-        number = len(self.game.moves)
+        number = len(self.game.history)
         if not number:
             self.say("there is no move to comment on yet: comment after the first move", style="yellow")
         elif not argument:
@@ -232,7 +228,7 @@ class _Session:
             self.say(f"could not save to {target}: {error.strerror or error}", style="red")
             return
         self.saved = self.snapshot()
-        self.say(f"saved the game record to {path} ({plural(len(self.game.moves), 'move')})", style="green")
+        self.say(f"saved the game record to {path} ({plural(len(self.game.history), 'move')})", style="green")
 
     def choose(self, line: str) -> Move | None:
         """Reads a move from ``line``, or explains why it is not one and returns ``None``."""
@@ -289,7 +285,7 @@ class _Session:
                     self.finish(complete=False)
                     return 0
                 continue
-            self.apply(_choose(self.bots[player], self.game, player))
+            self.apply(choose(self.bots[player], self.game, player))
         self.finish(complete=True)
         return 0
 

@@ -6,11 +6,8 @@ import datetime
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .._errors import InvalidRecordError
-from .._json_read import from_json
-from .._json_write import to_json
-from .._records import GameRecord, replay
-from .._state import GameState
+from .._game import GameState, InvalidRecordError
+from .._io import GameRecord, from_json, replay, to_json
 
 __all__ = ["load_record", "save_record"]
 

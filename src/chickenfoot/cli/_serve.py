@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from .._extras import why_missing
+from .._io import why_missing
 
 __all__ = ["serve"]
 
@@ -174,8 +174,7 @@ def serve(
         raise click.UsageError(missing)
     _check_origins(origins)
     bots = _programs(programs)
-    from ..server import GameServer, Limits, PostgresStore, SQLiteStore, Store, serve as run
-    from ..server._run import own_origins
+    from ..server import GameServer, Limits, PostgresStore, SQLiteStore, Store, own_origins, serve as run
 
     _check_address(host, port)
     kept: Store = PostgresStore(store) if postgres else SQLiteStore(store)

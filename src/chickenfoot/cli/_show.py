@@ -9,9 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .._outcome import Termination
-from .._state import GameState, RoundResult, RoundState
-from .._tiles import Tile
+from .._game import GameState, RoundResult, RoundState, Termination, Tile
 from ..bots import Analysis
 from ..render import render_text
 

@@ -16,9 +16,9 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from .._errors import BotError
-from .._records import GameRecord, replay as replay_record
-from ..bots import ProcessBot
+from .._game import BotError
+from .._io import GameRecord, replay as replay_record
+from ..bots import ProcessBot, kinds_help
 from ..tournament import Standing, TournamentResult, run_tournament, wilson
 from ._app import CONTEXT, _check_backend, _check_players, _console, _games_progress, _write, app
 from ._options import bots_option, build_rules, parse_bots, rules_options
@@ -138,9 +138,8 @@ def _result_csv(result: TournamentResult) -> str:
 )
 @bots_option(
     "search:50,greedy,greedy,greedy",
-    "The lineup, one bot per player, comma-separated: random, heaviest, greedy, search, sampler, rollout (a "
-    "search bot takes a budget, as search:N, N simulations a move, or search:Nms), or cmd:COMMAND (a program "
-    "speaking the bot protocol).",
+    f"The lineup, one bot per player, comma-separated: {kinds_help()}; cmd:COMMAND is a program speaking "
+    "the bot protocol, omniscient sees every hand (marked as cheating).",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Tournament seed; game i's deal derives from it.")
 @click.option(

@@ -20,7 +20,7 @@ try:
     import starlette  # noqa: F401
     import uvicorn  # noqa: F401
 except ModuleNotFoundError as _error:
-    from .._extras import needs as _needs
+    from .._io import needs as _needs
 
     raise _needs("chickenfoot.server", _error) from _error
 
@@ -29,7 +29,7 @@ from ._games import GameServer
 from ._limits import Limits
 from ._postgres import PostgresStore
 from ._protocol import Hello, MoveMessage, ProtocolError, parse_message, protocol_schema, seat_view
-from ._run import serve
+from ._run import own_origins, serve
 from ._session import Session
 from ._sqlite import SQLiteStore
 from ._store import Acquired, Fenced, Setup, Store, Stored, StoreError
@@ -54,6 +54,7 @@ __all__ = [
     "Stored",
     "Table",
     "create_app",
+    "own_origins",
     "parse_message",
     "protocol_schema",
     "seat_view",
@@ -80,6 +81,7 @@ for _public in (
     Stored,
     Table,
     create_app,
+    own_origins,
     parse_message,
     protocol_schema,
     seat_view,

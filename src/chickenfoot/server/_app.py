@@ -34,7 +34,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import chickenfoot as cf
-from chickenfoot._rules import SUPPORTED_SETS
+from chickenfoot._game import SUPPORTED_SETS
 
 from ._collector import freeze_survivors
 from ._games import GameServer

@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
 import chickenfoot as cf
-from chickenfoot.bots import ProcessBot, make_bot
+from chickenfoot.bots import KINDS, ProcessBot, make_bot
 
 from ._table import HUMAN, Mover, Table
 
@@ -28,7 +28,7 @@ __all__ = ["Bots", "think"]
 
 log = logging.getLogger("chickenfoot.server")
 
-QUICK_BOTS = ("random", "heaviest", "greedy")
+QUICK_BOTS = tuple(kind.name for kind in KINDS if kind.quick)  # choose in the event loop; the rest in workers
 _RETRY_SECONDS = (0.2, 0.5, 1.0, 2.0, 5.0)  # a bot's move that could not be stored is tried again after these
 _NICENESS = 10  # how much lower the workers' priority is than the server's
 

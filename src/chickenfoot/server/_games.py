@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import chickenfoot as cf
-from chickenfoot.bots import check_spec
+from chickenfoot.bots import KINDS, check_spec
 
 from ._bots import Bots
 from ._limits import Limits
@@ -63,7 +63,7 @@ class GameServer(Nodes):
     ) -> None:
         programs = dict(programs or {})
         for name in programs:
-            if name == HUMAN or name.partition(":")[0].lower() in (*SEATED_BOTS, "omniscient", "cmd"):
+            if name == HUMAN or name.partition(":")[0].lower() in {kind.name for kind in KINDS}:
                 raise ValueError(f"a program bot's name must not be {HUMAN!r} or a built-in bot's, got {name!r}")
         if lease_seconds <= 0:
             raise ValueError(f"lease_seconds is a positive number of seconds, got {lease_seconds!r}")

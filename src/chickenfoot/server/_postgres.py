@@ -75,7 +75,7 @@ class PostgresStore(SQLStore[Any]):
         try:
             import psycopg
         except ModuleNotFoundError as error:
-            from .._extras import needs
+            from .._io import needs
 
             raise needs("chickenfoot.server.PostgresStore", error, "postgres") from error
         if owner is None:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import attrs
 
 import chickenfoot as cf
+from chickenfoot.bots import KINDS
 from chickenfoot.svg import render_svg
 
 from ._limits import RateLimit
@@ -35,8 +36,9 @@ __all__ = [
 ]
 
 HUMAN = "human"
-SEATED_BOTS = ("random", "heaviest", "greedy", "search", "sampler", "rollout")
-"""The built-in bots a client may seat (``omniscient`` sees every hand, and is for measuring only)."""
+SEATED_BOTS = tuple(kind.name for kind in KINDS if kind.fair and kind.name != "cmd")
+"""The built-in bots a client may seat: the fair ones (``omniscient`` sees every hand, and is for measuring
+only; a ``cmd:`` program is the operator's to configure)."""
 
 
 class Refusal(Exception):

@@ -1,0 +1,215 @@
+"""One tournament game and the machinery that runs many: what :mod:`chickenfoot.tournament` and the ladder share.
+
+A game is a pure function of ``(rules, lineup, seed, index)`` (:func:`play_game`); the runners
+play tasks in worker processes and give back the outcomes in task order. The public names are
+shown as :mod:`chickenfoot.tournament`'s, which re-exports them.
+"""
+
+from __future__ import annotations
+
+import collections
+import copy
+import hashlib
+import os
+import signal
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from types import FrameType
+from typing import Any, Literal, TypeAlias
+
+import attrs
+
+from .. import supervisor
+from .._bots import Bot, BotReport, ProcessBot, bot_name, check_spec, make_bot, play
+from .._game import BotSpecError, Move, Rules, new_game
+
+__all__ = ["Backend", "Entrant", "GameOutcome", "Progress", "play_game"]
+
+
+# Shown, with their docs, as chickenfoot.tournament's.
+Backend: TypeAlias = Literal["local", "ray"]
+Progress: TypeAlias = Callable[[int, int], None]
+Entrant: TypeAlias = "str | Bot"
+
+_WINDOW = 4  # games queued per worker: enough to keep workers busy, few enough to start at once
+
+
+def derive_seed(*parts: object) -> int:
+    digest = hashlib.sha256("/".join(map(str, ("chickenfoot-tournament", *parts))).encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+@attrs.frozen
+class GameOutcome:
+    """Records one finished tournament game, seen by seat.
+
+    >>> from chickenfoot import Rules
+    >>> outcome = play_game(Rules.trains(), ["greedy", "random"], seed=1, index=0)
+    >>> outcome.index, len(outcome.totals), sum(outcome.totals) == sum(map(sum, outcome.round_scores))
+    (0, 2, True)
+    """
+
+    index: int
+    """The game's number in the tournament, from 0."""
+    seed: int
+    """The seed the game was dealt from."""
+    seats: tuple[int, ...]
+    """For each seat, the index in the lineup of the bot sitting there."""
+    round_scores: tuple[tuple[int, ...], ...]
+    """Each round's scores, by seat."""
+    totals: tuple[int, ...]
+    """The final totals, by seat."""
+    winners: tuple[int, ...]
+    """The winning seats."""
+    reports: tuple[BotReport, ...] = ()
+    """What each seat's bot called itself and did wrong (see :class:`~chickenfoot.bots.BotReport`), by seat;
+    empty when no seat has anything to report (no program played)."""
+    moves: tuple[Move, ...] = ()
+    """Every move of the game, in order, when the tournament kept them (``keep_moves=True``); else empty.
+
+    With the rules, the player count and :attr:`seed` they make a :class:`~chickenfoot.GameRecord`."""
+
+
+def _report(bot: Bot, index: int) -> BotReport:
+    """Gets what a seat's bot reported over game ``index``: a program's handshake name and faults."""
+    if not isinstance(bot, ProcessBot):
+        return BotReport()
+    faults = [attrs.evolve(fault, game=index) for fault in bot.faults]
+    return BotReport.tally(bot.report().name, faults, bot.stopped)
+
+
+def play_game(
+    rules: Rules, lineup: Sequence[Entrant], seed: int, index: int, *, keep_moves: bool = False
+) -> GameOutcome:
+    """Plays game ``index`` of a tournament: seats rotated by ``index``, everything seeded from ``seed``.
+
+    Bot names are built afresh for the game; a :class:`~chickenfoot.bots.ProcessBot` is copied, so
+    the game runs its own program (stopped after it); other bot objects are used as they are.
+    With ``keep_moves`` the outcome carries every move, so the game can be saved as a record.
+
+    >>> from chickenfoot import Rules
+    >>> outcome = play_game(Rules.trains(), ["greedy", "random"], seed=1, index=1)
+    >>> outcome.seats, len(outcome.round_scores)
+    ((1, 0), 10)
+    """
+    players = len(lineup)
+    seats = tuple((seat + index) % players for seat in range(players))
+    game_seed = derive_seed(seed, index)
+    bots: list[Bot] = []
+    for seat, entry in enumerate(seats):
+        bot = lineup[entry]
+        if isinstance(bot, str):
+            bot = make_bot(bot, seed=derive_seed(seed, index, seat))
+        elif isinstance(bot, ProcessBot):
+            bot = copy.copy(bot)  # the settings only: this game's own program, faults and name
+        bots.append(bot)
+    try:
+        game = play(new_game(rules, players=players, seed=game_seed), bots, index)
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if callable(close):  # a ProcessBot: stop its program between games
+                close()
+    reports = tuple(_report(bot, index) for bot in bots)
+    return GameOutcome(
+        index=index,
+        seed=game_seed,
+        seats=seats,
+        round_scores=tuple(result.scores for result in game.results),
+        totals=game.totals,
+        winners=game.winners,
+        reports=reports if any(report != BotReport() for report in reports) else (),
+        moves=tuple([move for _, move in game.history]) if keep_moves else (),
+    )
+
+
+Task: TypeAlias = "tuple[Rules, tuple[Entrant, ...], int, int, bool, str]"
+
+
+def play_task(task: Task) -> GameOutcome:
+    rules, lineup, seed, index, keep_moves, tag = task
+    with supervisor.tagged(tag):  # the tournament's mark on its programs, for the sweep at its end
+        return play_game(rules, lineup, seed, index, keep_moves=keep_moves)
+
+
+def check_entrant(at: int, entry: object) -> None:
+    if isinstance(entry, str):
+        check_spec(entry)
+    elif not callable(entry):
+        raise BotSpecError(
+            f"lineup entry {at} is {entry!r}: give a bot name (random, greedy, rollout, search:N, cmd:COMMAND) "
+            "or a bot, a callable from a view to a move"
+        )
+
+
+def check_portable(lineup: tuple[Entrant, ...], dumps: Callable[[object], bytes], where: str) -> None:
+    """Refuses a bot object that cannot be copied to ``where``, saying how to play it instead."""
+    for entry in lineup:
+        if isinstance(entry, str):
+            continue
+        try:
+            dumps(entry)
+        except Exception as error:  # pickling fails in many ways: PicklingError, TypeError, AttributeError
+            raise BotSpecError(
+                f"bot {bot_name(entry)} cannot be copied to {where} ({type(error).__name__}: {error}): "
+                "define it at module level (a function or an instance of a module-level class), "
+                "or play in this process with workers=1"
+            ) from None
+
+
+def run_local(tasks: Iterable[Task], total: int, workers: int, progress: Progress | None) -> list[GameOutcome]:
+    outcomes: list[GameOutcome] = []
+    if workers == 1:
+        for task in tasks:
+            outcomes.append(play_task(task))
+            if progress is not None:
+                progress(len(outcomes), total)
+        return outcomes
+    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
+        try:
+            for outcome in in_order(pool, tasks, window=_WINDOW * workers):
+                outcomes.append(outcome)
+                if progress is not None:
+                    progress(len(outcomes), total)
+        except BaseException:  # Ctrl-C, or an error in one game: the games in flight stop at once
+            _stop_workers(pool)
+            raise
+    return outcomes
+
+
+def _init_worker() -> None:
+    # Ctrl-C in the terminal is for the parent, which stops the workers with SIGTERM: a worker
+    # then kills its programs and exits, without a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_worker)
+
+
+def _exit_worker(signum: int, frame: FrameType | None) -> None:
+    supervisor.stop_all()
+    os._exit(128 + signum)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancels the games not started and ends the worker processes, which stop their programs first."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # before it, no public handle
+    pool.shutdown(wait=False, cancel_futures=True)
+    if callable(terminate):
+        terminate()
+        return
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(10)
+
+
+def in_order(pool: Executor, tasks: Iterable[Task], window: int) -> Iterator[GameOutcome]:
+    """Plays the tasks on ``pool``, at most ``window`` queued at once, and yields their outcomes in task order."""
+    pending: collections.deque[Any] = collections.deque()
+    for task in tasks:
+        pending.append(pool.submit(play_task, task))
+        if len(pending) >= window:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
