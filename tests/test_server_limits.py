@@ -8,6 +8,7 @@ network shows (a client that never reads, a request sent a byte at a time, too m
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import http.client
 import json
 import logging
@@ -269,6 +270,56 @@ def test_a_session_whose_client_takes_nothing_is_dropped_and_its_frames_freed(tm
             assert closes == [] or closes[0][0] == 1008
             await session.closed()
             assert session._outbox.qsize() == 0
+        finally:
+            await server.close()
+
+    asyncio.run(test())
+
+
+# -- bots off the players' path -----------------------------------------------------------------
+
+
+def test_thinking_bots_choose_in_worker_processes_at_a_lower_priority(tmp_path: Path) -> None:
+    import os
+
+    async def test() -> None:
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=FAST, bot_workers=1)
+        await server.start()
+        try:
+            quick = await server.create(cf.Rules.trains(), ["random", "greedy"])
+            await server.create(cf.Rules.trains(), ["search:20", "search:20"])
+            seen = 0
+            for _ in range(600):  # the search bots' game moves on; the quick one needs no worker
+                seen = sum(1 for table in server.tables.values() if table.seq > 0 and table.id != quick.game)
+                if seen:
+                    break
+                await asyncio.sleep(0.05)
+            assert seen, "the search bots never moved"
+            pool = server.bots._pool
+            assert isinstance(pool, concurrent.futures.ProcessPoolExecutor)  # processes, not threads
+            workers = [process.pid for process in (pool._processes or {}).values()]
+            assert workers
+            assert os.getpid() not in workers
+            own = os.getpriority(os.PRIO_PROCESS, 0)
+            assert all(os.getpriority(os.PRIO_PROCESS, pid) >= min(own + 10, 19) for pid in workers)
+        finally:
+            await server.close()
+
+    asyncio.run(test())
+
+
+def test_quick_bots_start_no_worker(tmp_path: Path) -> None:
+    async def test() -> None:
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=FAST, bot_workers=1)
+        await server.start()
+        try:
+            created = await server.create(cf.Rules.trains(), ["random", "heaviest", "greedy"])
+            for _ in range(600):
+                table = server.tables.get(created.game)
+                if table is None or table.seq > 5:
+                    break
+                await asyncio.sleep(0.02)
+            assert server.bots._pool is None  # chosen in the event loop, in well under a millisecond
         finally:
             await server.close()
 
