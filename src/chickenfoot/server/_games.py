@@ -231,7 +231,7 @@ class GameServer(Nodes):
         """Gets a game's table in memory, reading it from the store if need be; ``None`` if there is no such game.
 
         Several connections asking at once share one read. The table stays in memory while
-        someone is connected to it (or a bot is to move): call :meth:`leave` when it may go.
+        someone is connected to it (or a bot is to move): call ``leave`` with the table when it may go.
         """
         table = self.tables.get(game)
         if table is not None or not _valid_id(game):

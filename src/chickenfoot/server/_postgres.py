@@ -60,7 +60,7 @@ class PostgresStore(SQLStore[Any]):
     the docs page "Serving games"). Needs the ``postgres`` extra (psycopg 3).
     """
 
-    dialect = Dialect(
+    _dialect = Dialect(
         "%s",
         "date_part('epoch', now())",
         "(SELECT json_array_elements_text(%s::json))",

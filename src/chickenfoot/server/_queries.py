@@ -266,7 +266,7 @@ def _notify(d: Dialect, note: str) -> Operation:
 class SQLStore(WriterStore[Connection], Generic[Connection]):
     """The store's methods as operations for the writer thread, for a back end speaking this SQL."""
 
-    dialect: Dialect
+    _dialect: Dialect
 
     async def create(
         self,
@@ -281,11 +281,11 @@ class SQLStore(WriterStore[Connection], Generic[Connection]):
         if len(invites) != setup.players:
             raise ValueError(f"one invitation (or None) per seat: {setup.players} seats, {len(invites)} given")
         limits = (games, expire_seconds, bots_turn, lease_seconds)
-        created: bool = await self._submit(_create(self.dialect, self.owner, setup, invites, limits))
+        created: bool = await self._submit(_create(self._dialect, self.owner, setup, invites, limits))
         return created
 
     async def claim(self, game: str, seat: int, token: str, note: str | None = None) -> bool:
-        won: bool = await self._submit(_claim(self.dialect, game, seat, token, note))
+        won: bool = await self._submit(_claim(self._dialect, game, seat, token, note))
         return won
 
     async def append(
@@ -300,15 +300,15 @@ class SQLStore(WriterStore[Connection], Generic[Connection]):
         note: str | None = None,
     ) -> None:
         await self._submit(
-            _append(self.dialect, self.owner, _Move(game, sequence, move, record, bots_turn, expire_seconds, note))
+            _append(self._dialect, self.owner, _Move(game, sequence, move, record, bots_turn, expire_seconds, note))
         )
 
     async def load(self, game: str) -> Stored | None:
-        stored: Stored | None = await self._submit(_load(self.dialect, game))
+        stored: Stored | None = await self._submit(_load(self._dialect, game))
         return stored
 
     async def record(self, game: str) -> str | None:
-        record: str | None = await self._submit(_record(self.dialect, game))
+        record: str | None = await self._submit(_record(self._dialect, game))
         return record
 
     async def acquire(
@@ -321,23 +321,23 @@ class SQLStore(WriterStore[Connection], Generic[Connection]):
         note: Callable[[str], str] | None = None,
     ) -> Acquired:
         times = (lease_seconds, expire_seconds)
-        acquired: Acquired = await self._submit(_acquire(self.dialect, self.owner, game, after, times, note))
+        acquired: Acquired = await self._submit(_acquire(self._dialect, self.owner, game, after, times, note))
         return acquired
 
     async def renew(self, games: Sequence[str], *, lease_seconds: float) -> set[str]:
         if not games:
             return set()
-        renewed: set[str] = await self._submit(_renew(self.dialect, self.owner, games, lease_seconds))
+        renewed: set[str] = await self._submit(_renew(self._dialect, self.owner, games, lease_seconds))
         return renewed
 
     async def release(self, game: str) -> None:
-        await self._submit(_release(self.dialect, self.owner, game))
+        await self._submit(_release(self._dialect, self.owner, game))
 
     async def adopt(self, *, limit: int, lease_seconds: float, expire_seconds: float, mine: bool) -> list[Stored]:
         times = (lease_seconds, expire_seconds)
-        adopted: list[Stored] = await self._submit(_adopt(self.dialect, self.owner, limit, times, mine))
+        adopted: list[Stored] = await self._submit(_adopt(self._dialect, self.owner, limit, times, mine))
         return adopted
 
     async def notify(self, note: str) -> None:
-        if self.dialect.notify is not None:
-            await self._submit(_notify(self.dialect, note))
+        if self._dialect.notify is not None:
+            await self._submit(_notify(self._dialect, note))

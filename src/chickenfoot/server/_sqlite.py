@@ -74,7 +74,7 @@ class SQLiteStore(SQLStore[sqlite3.Connection]):
     """
 
     _errors = (sqlite3.Error,)
-    dialect = Dialect("?", _NOW, "(SELECT value FROM json_each(?))", "", "", None, None)
+    _dialect = Dialect("?", _NOW, "(SELECT value FROM json_each(?))", "", "", None, None)
     shared = False
 
     def __init__(
