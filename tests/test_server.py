@@ -503,32 +503,47 @@ def test_the_collector_freezes_what_survives_sweeps_cycles_and_leaves_nothing_fr
     class Cycle:
         pass
 
-    swept: list[bool] = []
+    swept: list[str] = []
 
-    async def run() -> tuple[int, int]:
-        freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=0.2))
-        await asyncio.sleep(0.05)
-        frozen = gc.get_freeze_count()
+    def garbage(name: str) -> None:
         cycle = Cycle()
         cycle.itself = cycle  # type: ignore[attr-defined]
-        weakref.finalize(cycle, swept.append, True)
-        del cycle
-        await asyncio.sleep(0.05)
-        frozen_cycle = gc.get_freeze_count()
-        for _ in range(100):  # until the sweep (every 0.2 s) has found the frozen cycle
-            if swept:
-                break
+        weakref.finalize(cycle, swept.append, name)
+
+    async def frozen_until_cancelled() -> bool:
+        freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=3600.0))
+        while not gc.get_freeze_count():
+            await asyncio.sleep(0.01)
+        gc.disable()  # no collection of its own may find the cycle before the next freeze
+        try:
+            garbage("frozen")
+            before = gc.get_freeze_count()
+            while gc.get_freeze_count() <= before:  # the next freeze takes the unreachable cycle in
+                await asyncio.sleep(0.01)
+        finally:
+            gc.enable()
+        gc.collect()
+        kept = not swept  # frozen, the cycle waits for the sweep: a collection does not see it
+        freezer.cancel()
+        await asyncio.gather(freezer, return_exceptions=True)
+        return kept
+
+    async def swept_in_time() -> None:
+        freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=0.05))
+        garbage("swept")
+        while "swept" not in swept:  # the sweep unfreezes everything and collects it
             await asyncio.sleep(0.01)
         freezer.cancel()
         await asyncio.gather(freezer, return_exceptions=True)
-        return frozen, frozen_cycle
 
     assert gc.get_freeze_count() == 0
-    frozen, frozen_cycle = asyncio.run(run())
-    assert frozen > 0
-    assert frozen_cycle >= frozen  # the cycle, unreachable but frozen, waits for the sweep
-    assert swept == [True]
+    assert asyncio.run(frozen_until_cancelled())
     assert gc.get_freeze_count() == 0  # cancelled, it unfreezes everything
+    gc.collect()
+    assert swept == ["frozen"]
+    asyncio.run(asyncio.wait_for(swept_in_time(), 120))
+    assert swept == ["frozen", "swept"]
+    assert gc.get_freeze_count() == 0
 
 
 def test_an_app_freezes_the_heap_only_when_asked(tmp_path: Path) -> None:
