@@ -2,7 +2,7 @@
 
     python benchmarks/strength.py --deals 56 --workers 2 --log-dir strength-logs
 
-Plays one ladder (chickenfoot.tournament.ladder) per setting, trains and cross with 2 and 4
+Plays one ladder (chickenfoot.tournament.run_ladder) per setting, trains and cross with 2 and 4
 players, and the head-to-head ladders (the rollout bot against SearchBot at each --head-ms
 budget, GreedyBot against HeaviestBot), each logged to --log-dir and resumed from there
 (--only plays one setting's and writes no page), then writes docs/strength.md and, if
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import chickenfoot as cf
-from chickenfoot.tournament import Comparison, LadderResult, ladder
+from chickenfoot.tournament import Comparison, LadderResult, run_ladder
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "strength.md"
@@ -206,7 +206,7 @@ def main() -> int:
                 elapsed = time.perf_counter() - started
                 print(f"{preset} {players}p: {done}/{total} games, {elapsed:.0f} s", file=sys.stderr, flush=True)
 
-        results[preset, players] = ladder(
+        results[preset, players] = run_ladder(
             bots,
             args.deals,
             rules=cf.Rules.preset(preset),
@@ -221,7 +221,7 @@ def main() -> int:
         """Plays a ladder of ``names`` alone in one setting, logged to ``log`` in --log-dir."""
         rules = cf.Rules.preset(preset)
         path = args.log_dir / f"{log}-seed{args.seed}.jsonl"
-        result = ladder(names, deals, rules=rules, players=players, seed=args.seed, workers=args.workers, log=path)
+        result = run_ladder(names, deals, rules=rules, players=players, seed=args.seed, workers=args.workers, log=path)
         print(f"{log}: done, {time.perf_counter() - started:.0f} s", file=sys.stderr, flush=True)
         return result
 
@@ -247,7 +247,7 @@ def main() -> int:
         "",
         "<!-- Written by benchmarks/strength.py: edit that script, not this page. -->",
         "",
-        "Every built-in bot on one ladder ({func}`~chickenfoot.tournament.ladder`) in each of four settings: "
+        "Every built-in bot on one ladder ({func}`~chickenfoot.tournament.run_ladder`) in each of four settings: "
         "duplicate deals (each deal played once per rotation of its table's seats, so every bot at the "
         "table holds every hand), ratings from a Bradley-Terry fit of every pairwise round result "
         "(the lower round score wins; Elo points, the weakest bot at 0; 100 points is a 64% chance "

@@ -21,6 +21,12 @@ def heavy_bot(view: cf.PlayerView) -> cf.Move:
     return max(plays, key=lambda play: (value(play.tile), play.tile.is_double))
 
 
+def make_heavy_bot() -> Bot:
+    """Makes ``heavy_bot``, so the command line can seat it by name:
+    ``chickenfoot tournament --bots "py:examples/my_bot.py:make_heavy_bot,greedy"``."""
+    return heavy_bot
+
+
 def match(bots: Sequence[Bot], seed: int) -> tuple[int, ...]:
     """Plays one game, each seat's bot seeing only its own view; returns the final totals."""
     game = cf.new_game(cf.Rules.trains(), players=len(bots), seed=seed)

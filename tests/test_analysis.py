@@ -152,7 +152,7 @@ def test_seeing_every_hand_helps() -> None:
     # With the hands in sight the same search scores less than with them sampled, over a few games.
     rules = cf.Rules.cross(max_pip=6)
     lineup = [OmniscientBot(40, worlds=4), SamplerBot(40, worlds=4)]
-    result = cf.tournament.ladder(lineup, deals=6, rules=rules, seed=3, workers=1)
+    result = cf.tournament.run_ladder(lineup, deals=6, rules=rules, seed=3, workers=1)
     omniscient, sampler = (next(r for r in result.ratings() if r.bot == repr(bot)) for bot in lineup)
     assert omniscient.cheats
     assert not sampler.cheats

@@ -424,3 +424,19 @@ def test_simulate_says_how_each_round_ended_as_its_outcome(capsys: pytest.Captur
             foot = result.final.board.node(result.final.board.pending or 0).tile
             assert title == f"the chicken foot on {foot} could no longer be filled"
     assert seen == {cf.Termination.WENT_OUT, cf.Termination.UNFILLABLE_FOOT}
+
+
+def test_every_command_is_added_to_the_app_from_one_list() -> None:
+    from chickenfoot.cli._commands import COMMANDS, app
+
+    assert sorted(app.commands.values(), key=lambda command: command.name or "") == sorted(
+        COMMANDS, key=lambda command: command.name or ""
+    )
+    cli = Path(SRC) / "chickenfoot" / "cli"
+    registering = [
+        path.name
+        for path in sorted(cli.glob("*.py"))
+        if path.name != "_commands.py"
+        and re.search(r"\bapp\.(command|add_command)\(", path.read_text(encoding="utf-8"))
+    ]
+    assert registering == [], "commands are added to the app in cli/_commands.py alone"

@@ -275,3 +275,14 @@ def test_rulemap_reads_the_references_commented_blocks(tmp_path: Path) -> None:
 def test_every_rule_opens_with_a_block_of_the_reference() -> None:
     result = rulemap.build(REPO)
     assert [rule.id for rule in result.rules if not result.reference[rule.id]] == []
+
+
+def test_the_docs_compare_values_with_equals_not_identity() -> None:
+    # `tile is T(5, 2)` holds only because tiles are interned: a page teaches ==, which always holds.
+    found = [
+        f"{path.name}: {line.strip()}"
+        for path in [*DOCS.glob("*.md"), REPO / "README.md"]
+        for line in path.read_text(encoding="utf-8").splitlines()
+        if re.search(r"\bis (not )?(cf\.)?(T|Tile|Play|Draw|Pass|Rules)\(", line)
+    ]
+    assert found == []

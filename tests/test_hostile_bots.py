@@ -92,9 +92,17 @@ def test_a_hostile_program_cannot_hang_flood_or_outlive_a_tournament(
         *("tournament", "--games", "2", "--rule", "max_pip=6", "--workers", "1", "--bots", f"cmd:{command},greedy"),
         *("--move-seconds", str(seconds), "--startup-seconds", str(startup), "--json", "-"),
     )
-    assert host["code"] == 0, run.stderr[-3000:]
     assert living_with(mark) == []  # the program, its shell, its forks and its detached children are all gone
     assert host["rss_mb"] < HOST_MB
+    if "startup" in faults:  # a program that cannot start stops the tournament before its first game
+        assert host["code"] == 1, run.stderr[-3000:]
+        shown = " ".join(run.stderr.split())
+        assert f"bot 'cmd:{command}' cannot play" in shown
+        for reason in reasons:
+            assert reason in shown
+        assert run.stdout == ""
+        return
+    assert host["code"] == 0, run.stderr[-3000:]
     report = json.loads(run.stdout)["standings"][0]["report"]
     found = {tally["kind"]: tally["count"] for tally in report["faults"]}
     assert set(found) == set(faults)

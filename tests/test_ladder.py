@@ -12,7 +12,7 @@ import pytest
 
 import chickenfoot as cf
 from chickenfoot.bots import ProcessBot
-from chickenfoot.tournament import LadderGame, LadderResult, cheats, ladder
+from chickenfoot.tournament import LadderGame, LadderResult, cheats, run_ladder
 
 SMALL = cf.Rules.trains(max_pip=6)  # 7 short rounds: fast games
 REPO = Path(__file__).resolve().parent.parent
@@ -20,7 +20,7 @@ PYTHON_BOT = str(REPO / "examples" / "bots" / "heaviest.py")
 
 
 def test_every_bot_of_a_table_holds_every_hand_of_its_deal() -> None:
-    result = ladder(["greedy", "heaviest", "random"], deals=2, players=3, rules=SMALL, workers=1)
+    result = run_ladder(["greedy", "heaviest", "random"], deals=2, players=3, rules=SMALL, workers=1)
     for deal in (0, 1):
         games = [game for game in result.games if game.deal == deal]
         assert len(games) == 3  # one game per rotation
@@ -31,7 +31,7 @@ def test_every_bot_of_a_table_holds_every_hand_of_its_deal() -> None:
 
 
 def test_permutations_play_every_order_of_the_table() -> None:
-    result = ladder(
+    result = run_ladder(
         ["greedy", "heaviest", "random"], deals=1, players=3, rules=SMALL, seating="permutations", workers=1
     )
     assert sorted(game.seating for game in result.games) == sorted(
@@ -41,7 +41,7 @@ def test_permutations_play_every_order_of_the_table() -> None:
 
 def test_the_tables_cycle_through_every_group_of_bots() -> None:
     bots = ["greedy", "heaviest", "random", "search:2"]
-    result = ladder(bots, deals=12, players=2, rules=SMALL, workers=1)
+    result = run_ladder(bots, deals=12, players=2, rules=SMALL, workers=1)
     tables = Counter(frozenset(game.seating) for game in result.games if game.seating[0] < game.seating[1])
     assert len(tables) == 6
     assert set(tables.values()) == {2}
@@ -55,7 +55,7 @@ def test_a_deal_is_the_same_deal_in_every_seating() -> None:
     def also_first(view: cf.PlayerView) -> cf.Move:
         return view.legal_moves[0]
 
-    result = ladder([first, also_first], deals=3, rules=SMALL, workers=1)
+    result = run_ladder([first, also_first], deals=3, rules=SMALL, workers=1)
     for deal in range(3):
         one, other = (game for game in result.games if game.deal == deal)
         assert one.round_scores == other.round_scores
@@ -66,17 +66,17 @@ def test_a_deal_is_the_same_deal_in_every_seating() -> None:
 @pytest.mark.slow  # worker processes
 def test_the_games_do_not_depend_on_the_workers_and_follow_the_seed() -> None:
     bots = ["greedy", "random", "search:3"]
-    alone = ladder(bots, deals=6, rules=SMALL, seed=3, workers=1)
-    pooled = ladder(bots, deals=6, rules=SMALL, seed=3, workers=2)
+    alone = run_ladder(bots, deals=6, rules=SMALL, seed=3, workers=1)
+    pooled = run_ladder(bots, deals=6, rules=SMALL, seed=3, workers=2)
     assert alone == pooled
     assert alone.ratings() == pooled.ratings()  # every interval defined: six deals leave no bot out
-    assert ladder(bots, deals=6, rules=SMALL, seed=4, workers=1).games != alone.games
+    assert run_ladder(bots, deals=6, rules=SMALL, seed=4, workers=1).games != alone.games
 
 
 def test_a_logged_ladder_resumes_without_replaying_and_may_grow(tmp_path: Path) -> None:
     log = tmp_path / "ladder.jsonl"
     bots = ["greedy", "random"]
-    ladder(bots, deals=2, rules=SMALL, seed=1, workers=1, log=log)
+    run_ladder(bots, deals=2, rules=SMALL, seed=1, workers=1, log=log)
     lines = log.read_text().splitlines()
     assert len(lines) == 1 + 4
     assert json.loads(lines[0])["bots"] == bots
@@ -85,33 +85,33 @@ def test_a_logged_ladder_resumes_without_replaying_and_may_grow(tmp_path: Path) 
     marked["round_scores"][0] = [99, 99]
     log.write_text("\n".join([lines[0], json.dumps(marked), *lines[2:]]) + "\n")
     seen: list[tuple[int, int]] = []
-    grown = ladder(bots, deals=3, rules=SMALL, seed=1, workers=1, log=log, progress=lambda *a: seen.append(a))
+    grown = run_ladder(bots, deals=3, rules=SMALL, seed=1, workers=1, log=log, progress=lambda *a: seen.append(a))
     assert grown.games[0].round_scores[0] == (99, 99)
     assert seen == [(5, 6), (6, 6)]  # only the new deal's two games were played
-    fresh = ladder(bots, deals=3, rules=SMALL, seed=1, workers=1)
+    fresh = run_ladder(bots, deals=3, rules=SMALL, seed=1, workers=1)
     assert grown.games[1:] == fresh.games[1:]
     assert len(log.read_text().splitlines()) == 1 + 6
 
 
 def test_a_game_cut_off_while_being_logged_is_played_again(tmp_path: Path) -> None:
     log = tmp_path / "ladder.jsonl"
-    first = ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=log)
+    first = run_ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=log)
     log.write_text(log.read_text()[:-20])  # the last line half written, as a killed run leaves it
-    again = ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=log)
+    again = run_ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=log)
     assert again.games == first.games
 
 
 def test_the_log_of_another_ladder_is_refused(tmp_path: Path) -> None:
     log = tmp_path / "ladder.jsonl"
-    ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=log)
+    run_ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=log)
     with pytest.raises(ValueError, match=r"log of another ladder .*seed"):
-        ladder(["greedy", "random"], deals=1, rules=SMALL, seed=9, workers=1, log=log)
+        run_ladder(["greedy", "random"], deals=1, rules=SMALL, seed=9, workers=1, log=log)
     with pytest.raises(ValueError, match=r"log of another ladder .*bots"):
-        ladder(["greedy", "heaviest"], deals=1, rules=SMALL, workers=1, log=log)
+        run_ladder(["greedy", "heaviest"], deals=1, rules=SMALL, workers=1, log=log)
     other = tmp_path / "other.txt"
     other.write_text("hello\n")
     with pytest.raises(ValueError, match="is not a ladder log"):
-        ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=other)
+        run_ladder(["greedy", "random"], deals=1, rules=SMALL, workers=1, log=other)
 
 
 def _result(games: list[LadderGame], bots: tuple[str, ...] = ("a", "b")) -> LadderResult:
@@ -196,7 +196,7 @@ def test_the_omniscient_bot_enters_only_by_name_and_is_marked() -> None:
     assert cheats("omniscient")
     assert cheats("Omniscient:5")
     assert not cheats("search:5")
-    result = ladder(["greedy", "omniscient:8"], deals=1, rules=SMALL, workers=1)
+    result = run_ladder(["greedy", "omniscient:8"], deals=1, rules=SMALL, workers=1)
     assert result.cheating == (False, True)
     marked = {rating.bot: rating.cheats for rating in result.ratings()}
     assert marked == {"greedy": False, "omniscient:8": True}
@@ -205,7 +205,7 @@ def test_the_omniscient_bot_enters_only_by_name_and_is_marked() -> None:
 @pytest.mark.slow  # worker processes
 def test_program_bots_and_bot_objects_play_in_a_ladder() -> None:
     program = ProcessBot([sys.executable, PYTHON_BOT], seconds=30, name="program")
-    result = ladder([program, cf.bots.GreedyBot(), "random"], deals=3, rules=SMALL, workers=2)
+    result = run_ladder([program, cf.bots.GreedyBot(), "random"], deals=3, rules=SMALL, workers=2)
     assert result.bots == ("program", "GreedyBot()", "random")
     assert {rating.bot: rating.games for rating in result.ratings()} == {"program": 4, "GreedyBot()": 4, "random": 4}
     assert all(rating.faults == 0 for rating in result.ratings())
@@ -226,7 +226,7 @@ def test_program_bots_and_bot_objects_play_in_a_ladder() -> None:
 def test_bad_ladders_are_refused_with_a_reason(bots: list[str], options: dict[str, object], message: str) -> None:
     kwargs: dict[str, object] = {"deals": 1, "rules": SMALL, **options}
     with pytest.raises(ValueError, match=message):
-        ladder(bots, **kwargs)  # type: ignore[arg-type]
+        run_ladder(bots, **kwargs)  # type: ignore[arg-type]
 
 
 def test_a_comparison_names_a_bot_that_is_not_there() -> None:

@@ -22,16 +22,16 @@ SRC = Path(cf.__file__).resolve().parent.parent
 PROMPT = "your move> "
 
 
-def _spawn(*argv: str) -> pexpect.spawn:
+def _spawn(*argv: str, columns: int = 100) -> pexpect.spawn:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(SRC), os.environ.get("PYTHONPATH")) if p)}
-    env.update(COLUMNS="100", LINES="40", TERM="dumb", NO_COLOR="1")
+    env.update(COLUMNS=str(columns), LINES="40", TERM="dumb", NO_COLOR="1")
     return pexpect.spawn(
         sys.executable,
         ["-m", "chickenfoot", "play", *argv],
         env=env,
         encoding="utf-8",
         timeout=60,
-        dimensions=(40, 100),
+        dimensions=(40, columns),
     )
 
 
@@ -104,3 +104,36 @@ def test_a_saved_game_resumes_where_it_was_left(tmp_path: Path) -> None:
     assert len(after.moves) > len(before.moves)
     assert (after.names, after.date, dict(after.comments)) == (before.names, before.date, dict(before.comments))
     assert list(before.comments.values()) == ["my first move"]
+
+
+def test_ctrl_c_leaves_like_quit_saying_the_game_is_not_saved() -> None:
+    child = _spawn("--players", "2", "--seed", "4")
+    child.expect_exact(PROMPT)
+    child.sendline("1")  # a move: now there is something to lose
+    child.expect_exact(PROMPT)
+    child.sendintr()
+    child.expect_exact("interrupted (Ctrl-C): leaving the game.")
+    child.expect_exact("It was not saved (--save FILE keeps a game)")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Aborted" not in (child.before or "")
+    assert child.exitstatus == 130
+
+
+def test_help_wraps_at_80_columns_between_phrases() -> None:
+    child = _spawn("--players", "2", "--seed", "4", columns=80)
+    child.expect_exact(PROMPT)
+    child.sendline("help")
+    child.expect_exact(PROMPT)
+    shown = child.before.replace("\r", "")
+    child.sendline("quit")
+    child.expect_exact(PROMPT)  # the warning that the game is not saved
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    lines = shown.splitlines()
+    assert max(map(len, lines)) <= 80
+    assert any(
+        line.strip() == "(as chickenfoot analyse)" or line.endswith("(as chickenfoot analyse)") for line in lines
+    )
+    summaries = [line for line in lines if line.startswith("  ")]
+    assert all(not line.rstrip().endswith(("(as", "chickenfoot")) for line in summaries), shown

@@ -259,3 +259,13 @@ def test_a_saved_game_loads_and_replays_step_by_step(browser: Any, url: str) -> 
     saved = _saved_record(driver)
     assert saved.moves[: len(record.moves)] == record.moves  # replaying changed nothing
     assert dict(saved.comments) == dict(record.comments)
+
+
+def test_the_page_deals_a_game_as_it_loads(browser: Any, url: str) -> None:
+    driver = browser
+    driver.get(url + "?" + "&".join(f"{key}={value}" for key, value in GAME.items()))
+    _wait(driver, lambda d: _body(d, "ready") == "1", 180, "Pyodide and the library to load")
+    # No click on "New game": the table is dealt with the settings the page shows.
+    _wait(driver, lambda d: d.find_element(By.ID, "table").is_displayed() or None, 30, "the first deal")
+    assert _board_nodes(driver)[:1] == [0]
+    assert driver.find_elements(By.CSS_SELECTOR, "#hand button.tile")

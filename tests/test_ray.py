@@ -83,7 +83,7 @@ def test_ray_ladder_equals_the_local_one(tmp_path: Path) -> None:
     bots = ["greedy", "heaviest", "random"]
     rules = cf.Rules.trains(max_pip=6)
     log = tmp_path / "ladder.jsonl"
-    on_ray = cf.tournament.ladder(bots, deals=4, rules=rules, seed=2, backend="ray", log=log)
-    local = cf.tournament.ladder(bots, deals=4, rules=rules, seed=2, workers=1)
+    on_ray = cf.tournament.run_ladder(bots, deals=4, rules=rules, seed=2, backend="ray", log=log)
+    local = cf.tournament.run_ladder(bots, deals=4, rules=rules, seed=2, workers=1)
     assert on_ray == local
     assert len(log.read_text().splitlines()) == 1 + len(local.games)  # logged as they came back

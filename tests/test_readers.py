@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, strategies as st
 
@@ -173,3 +174,25 @@ def test_tile_parse_takes_ascii_only_and_raises_the_notation_error(text: str) ->
 def test_parse_move_takes_ascii_only(text: str) -> None:
     with pytest.raises(cf.InvalidMoveError, match="ASCII"):
         cf.parse_move(text)
+
+
+@pytest.mark.parametrize(
+    "number",
+    ["9" * 5000, "-" + "9" * 5000, "1" + "0" * 100, "1e300", "-2.5e250", "9" * 5000 + ".0", "1e5000", "-1e999"],
+)
+def test_a_json_number_past_the_limit_is_refused_as_a_record_error_however_it_is_written(number: str) -> None:
+    text = cf.to_json(cf.Rules.trains()).replace('"max_pip": 9', f'"max_pip": {number}')
+    assert number in text
+    with pytest.raises(cf.InvalidRecordError, match=r"digits|past the readers' limit") as raised:
+        cf.from_json(text)
+    assert len(str(raised.value)) < 200
+
+
+def test_the_strict_readers_refusal_of_a_hand_set_game_names_the_way_to_read_it() -> None:
+    rules = cf.Rules.trains(max_pip=6)
+    dealt = cf.new_game(rules, players=3, seed=1).round
+    hands = (dealt.hands[1], dealt.hands[0], dealt.hands[2])
+    game = cf.GameState(rules, 3, 0, attrs.evolve(dealt, hands=hands), 0, (0, 0, 0))
+    with pytest.raises(cf.InvalidRecordError, match=r"read.* with from_json\(text, strict=False\)"):
+        cf.from_json(cf.to_json(game))
+    assert cf.from_json(cf.to_json(game), strict=False) == game

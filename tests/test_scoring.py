@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
+from typing import cast
 
 import attrs
 import pytest
@@ -23,9 +25,25 @@ def _final(players: int) -> cf.RoundState:
 
 
 def _results(rounds: list[tuple[int, ...]]) -> tuple[cf.RoundResult, ...]:
-    return tuple(
-        cf.RoundResult(double=9 - i, scores=s, went_out=None, final=_final(len(s))) for i, s in enumerate(rounds)
-    )
+    """Stands in for finished rounds with these scores: what decide_winners reads of them.
+
+    A real RoundResult holds the scores its final hands give (SCORE-1), so made-up scores need a stand-in.
+    """
+    return cast(tuple[cf.RoundResult, ...], tuple(SimpleNamespace(scores=scores) for scores in rounds))
+
+
+def test_a_round_result_is_refused_when_its_scores_double_or_ending_contradict_its_final_state() -> None:
+    final = _final(3)
+    scored = cf.score_round(final)
+    assert cf.RoundResult(final.double, scored, None, final).scores == scored
+    with pytest.raises(cf.InvalidPositionError, match=r"scores \(10, 12, 5\) are not what the final hands score"):
+        cf.RoundResult(final.double, (10, 12, 5), None, final)
+    with pytest.raises(cf.InvalidPositionError, match="the round's double is"):
+        cf.RoundResult(final.double - 1, scored, None, final)
+    with pytest.raises(cf.InvalidPositionError, match="cannot have went_out=2"):
+        cf.RoundResult(final.double, scored, 2, final)
+    with pytest.raises(cf.InvalidPositionError, match="as its final state says"):
+        cf.RoundResult(final.double, scored, 2, final, outcome=cf.Outcome(cf.Termination.WENT_OUT, (2,)))
 
 
 @pytest.mark.rule("SCORE-1")

@@ -107,3 +107,11 @@ def test_set_2_double_blank_and_blank_halves_can_count_fixed_values() -> None:
 def test_tile_hash_is_its_index_so_sets_iterate_alike_in_every_process() -> None:
     assert [hash(tile) for tile in cf.full_set(9)] == list(range(55))
     assert list({Tile(3, 1), Tile(0, 0), Tile(9, 9)}) == list({Tile(9, 9), Tile(3, 1), Tile(0, 0)})
+
+
+@pytest.mark.rule("SET-1")
+def test_set_1_a_tile_outside_the_set_is_refused_as_such_not_as_one_the_player_lacks() -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=4, seed=1)
+    with pytest.raises(cf.IllegalMoveError, match=r"^9-9 is not in this double-6 set$") as refused:
+        cf.apply(game, cf.parse_move("9-9@0"))
+    assert refused.value.rule == "SET-1"

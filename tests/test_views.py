@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 
 import chickenfoot as cf
 from _games import games, play_randomly, random_walk
+from chickenfoot._game._state import stand_in_result
 from chickenfoot.svg import render_svg
 
 
@@ -48,12 +49,19 @@ def _swap_hidden(state: cf.RoundState, viewer: int, rng: random.Random) -> cf.Ro
     return attrs.evolve(state, hands=tuple(map(tuple, hands)), yard=tuple(yard))
 
 
+def _hidden_result(result: cf.RoundResult, viewer: int, rng: random.Random) -> cf.RoundResult:
+    """The same finished round, its hidden hands swapped: its scores no longer what the final hands
+    score, as a RoundResult refuses, so built as a determinized game builds its stand-ins."""
+    final = _hide_differently(result.final, viewer, rng)
+    return stand_in_result(result.double, result.scores, final, result.outcome)
+
+
 @pytest.mark.slow
 @given(games(), st.integers(0, 3), st.randoms(use_true_random=False))
 def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: random.Random) -> None:
     viewer = seat % game.players
     results = tuple(  # finished rounds: their final hands and yards are hidden too
-        attrs.evolve(result, final=_hide_differently(result.final, viewer, rng)) for result in game.results
+        _hidden_result(result, viewer, rng) for result in game.results
     )
     other = attrs.evolve(game, round=_hide_differently(game.round, viewer, rng), seed=game.seed + 1, results=results)
     view = cf.observe(game, viewer)
@@ -65,7 +73,7 @@ def test_views_show_no_hidden_information(game: cf.GameState, seat: int, rng: ra
 @given(games(), st.randoms(use_true_random=False))
 def test_spectator_views_show_no_hand_at_all(game: cf.GameState, rng: random.Random) -> None:
     # Every hand and the yard hidden: swap tiles among them all (viewer -1 sits at no seat).
-    results = tuple(attrs.evolve(result, final=_hide_differently(result.final, -1, rng)) for result in game.results)
+    results = tuple(_hidden_result(result, -1, rng) for result in game.results)
     other = attrs.evolve(game, round=_hide_differently(game.round, -1, rng), seed=game.seed + 1, results=results)
     view = cf.spectate(game)
     assert view == cf.spectate(other)

@@ -27,6 +27,7 @@ under ``-W``.
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import shutil
@@ -114,6 +115,25 @@ def bundle(target: Path, *, rules_url: str = "../rules.html", pyodide: Path = PY
     return target
 
 
+def placeholder(target: Path, reason: str) -> Path:
+    """Writes ``target/index.html`` for a docs build without the playground: the page the docs' link
+    leads to then says why it is missing and how to build it, instead of a missing file."""
+    target.mkdir(parents=True, exist_ok=True)
+    page = target / "index.html"
+    page.write_text(
+        '<!doctype html>\n<html lang="en">\n<head><meta charset="utf-8">'
+        "<title>The playground was not built</title></head>\n<body>\n"
+        "<h1>The playground was not built with these docs</h1>\n"
+        f"<p>{html.escape(reason)}</p>\n"
+        "<p>To add it, run <code>npm ci</code> in the repository (it installs Pyodide, pinned in "
+        "<code>package.json</code>), then build the docs again: <code>python -m sphinx -W --keep-going -n "
+        "-b html docs docs/_build/html</code>.</p>\n"
+        '<p><a href="../playground.html">Back to the playground\'s page</a></p>\n</body>\n</html>\n',
+        encoding="utf-8",
+    )
+    return page
+
+
 # -- Sphinx ---------------------------------------------------------------------------------
 
 
@@ -126,6 +146,7 @@ def _build_finished(app: Any, exception: Exception | None) -> None:
     try:
         bundle(Path(app.outdir) / "playground")
     except PlaygroundError as error:
+        placeholder(Path(app.outdir) / "playground", str(error))  # the link leads to why, and how to add it
         message = f"the playground was left out: {error}"
         if os.environ.get("CHICKENFOOT_REQUIRE_EXTRAS") == "1":
             logger.warning(message, type="chickenfoot", subtype="playground")

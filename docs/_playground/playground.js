@@ -17,6 +17,7 @@ let rulesUrl = "../rules.html";
 let selected = null; // the hand tile picked, like "9-5"
 let cursor = null; // the step looked at (moves from the deal), or null for the game as it stands
 let state = null; // the last state document drawn
+let dealt = 0; // how many games were started: a bots' loop of an earlier game stops
 
 function setStatus(text) {
   $("status").textContent = text;
@@ -78,16 +79,18 @@ async function send(move) {
 }
 
 async function runBots() {
+  const game = dealt;
+  const botsToMove = () => cursor === null && !state.view.is_over && state.view.current_player !== state.view.player;
   document.body.dataset.busy = "1";
   try {
-    while (cursor === null && !state.view.is_over && state.view.current_player !== state.view.player) {
+    while (game === dealt && botsToMove()) {
       await sleep(botDelay);
-      if (cursor !== null) break; // the person stepped back meanwhile
+      if (game !== dealt || !botsToMove()) break; // a new game, or the person stepped back, meanwhile
       table.bot_move();
       render();
     }
   } finally {
-    delete document.body.dataset.busy;
+    if (game === dealt) delete document.body.dataset.busy;
   }
 }
 
@@ -96,6 +99,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function start(newTable, at = null) {
   if (table) table.destroy();
   table = newTable;
+  dealt += 1;
   selected = null;
   cursor = at;
   $("refusal").hidden = true;
@@ -185,6 +189,7 @@ async function boot() {
   $("side").hidden = false; // a saved game can be loaded before any is played
   setStatus(`chickenfoot ${version} on Python ${py.runPython("import sys; sys.version.split()[0]")}, ready.`);
   document.body.dataset.ready = "1";
+  $("setup").requestSubmit(); // a game is dealt at once, with the settings shown: the table is never empty
 }
 
 boot().catch((error) => {

@@ -33,8 +33,8 @@ from ._tournament import (
     TournamentResult as TournamentResult,
     Unit as Unit,
     cheats as cheats,
-    ladder as ladder,
     play_game as play_game,
+    run_ladder as run_ladder,
     run_tournament as run_tournament,
     wilson as wilson,
 )
@@ -53,8 +53,8 @@ __all__ = [
     "TournamentResult",
     "Unit",
     "cheats",
-    "ladder",
     "play_game",
+    "run_ladder",
     "run_tournament",
     "wilson",
 ]
@@ -68,8 +68,8 @@ for _public in (
     Standing,
     TournamentResult,
     cheats,
-    ladder,
     play_game,
+    run_ladder,
     run_tournament,
     wilson,
 ):  # documented here, where users import them

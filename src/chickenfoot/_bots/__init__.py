@@ -33,6 +33,7 @@ from ._registry import (
     check_spec as check_spec,
     kinds_help as kinds_help,
     make_bot as make_bot,
+    shown_name as shown_name,
 )
 from ._searches import (
     Analysis as Analysis,

@@ -23,7 +23,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from .._game import Move, PlayerView
+from .._game import BotSpecError, Move, PlayerView
 from ..supervisor import LINE_LIMIT, LineTooLong, ProgramEnded, ProgramTimeout, StartError, Supervisor
 from ._faults import BotFault, BotReport, FaultKind
 from ._messages import (
@@ -194,6 +194,26 @@ class ProcessBot:
     def report(self) -> BotReport:
         """Sums up the handshake name, the faults and the stopped moves so far (see :class:`BotReport`)."""
         return BotReport.tally(None if self.handshake is None else self.handshake["bot"], self.faults, self.stopped)
+
+    def check(self) -> None:
+        """Starts the program, reads its handshake and stops it again: what a tournament does before its first game.
+
+        Raises :class:`~chickenfoot.BotSpecError` naming the bot and the cause when the program cannot
+        start or its handshake is refused, so a run stops before any game rather than forfeiting
+        every move. Run it on a copy (``copy.copy(bot).check()``) to leave the bot's name and
+        handshake as they were.
+
+        >>> ProcessBot(["no-such-program-here"], name="cmd:no-such-program-here").check()  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        chickenfoot.BotSpecError: bot 'cmd:no-such-program-here' cannot play: cannot start 'no-such-program-here'...
+        """
+        try:
+            self._start()
+        except _Stop as error:
+            raise BotSpecError(f"bot {self.name!r} cannot play: {error}") from None
+        finally:
+            self.close()
 
     def close(self) -> None:
         """Stops the program and every process it started (stdin closed, then killed); the next move starts anew."""

@@ -92,7 +92,7 @@ from ._errors import InvalidRecordError
 from ._moves import Draw, Pass, Play
 from ._outcome import Outcome
 from ._plans import settings_for
-from ._state import GameState, RoundResult, RoundState, round_of
+from ._state import GameState, RoundState, round_of, stand_in_result
 from ._tiles import Tile, full_set
 from ._views import PlayerView, observe
 
@@ -356,7 +356,7 @@ def _game(view: PlayerView, round_: RoundState, rng: random.Random) -> GameState
             final = round_
         else:
             final = _placeholder_final(view, double, outcome)
-        results.append(RoundResult(double=double, scores=scores, went_out=outcome.winner, final=final, outcome=outcome))
+        results.append(stand_in_result(double, scores, final, outcome))  # its hands sampled, or stood in for
     game = GameState(
         rules=rules,
         players=players,

@@ -121,13 +121,15 @@ class InvalidRecordError(ValueError):
 
 
 class BotSpecError(ValueError):
-    """Raised for a bot name that :func:`~chickenfoot.bots.make_bot` does not know, saying what is allowed.
+    """Raised for a bot name that :func:`~chickenfoot.bots.make_bot` does not know, saying what is allowed,
+    and for a bot that cannot play at all: a program that does not start or whose handshake is refused
+    (:meth:`~chickenfoot.bots.ProcessBot.check`), a ``py:`` bot that cannot be loaded or built.
 
     >>> from chickenfoot.bots import make_bot
     >>> make_bot("smart")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    chickenfoot.BotSpecError: unknown bot 'smart': use one of random, heaviest, greedy, search, sampler, rollout, ...
+    chickenfoot.BotSpecError: unknown bot 'smart': use one of random, heaviest, greedy, search[:N|:Nms], ...
     """
 
 

@@ -275,6 +275,18 @@ def _check_result(result: RoundResult, attribute: attrs.Attribute[Any], outcome:
         seat_of(result.went_out, "the player who went out", result.final.players)
     if outcome.termination is Termination.LAST_ROUND or outcome.winner != result.went_out:
         raise InvalidPositionError(f"a round that ended {outcome} cannot have went_out={result.went_out}")
+    if result.double != result.final.double:
+        raise InvalidPositionError(
+            f"the round's double is {result.final.double}, as its final state says, not {result.double}"
+        )
+    if result.final.is_over:  # a round still in play is refused by its outcome
+        if outcome != result.final.outcome:
+            raise InvalidPositionError(
+                f"the round ended {result.final.outcome}, as its final state says, not {outcome}"
+            )
+        scored = result.final._round.scores()
+        if result.scores != scored:
+            raise InvalidPositionError(f"scores {result.scores} are not what the final hands score, {scored} (SCORE-1)")
 
 
 @attrs.frozen
@@ -302,6 +314,24 @@ class RoundResult:
         kw_only=True, default=attrs.Factory(_final_outcome, takes_self=True), validator=_check_result
     )
     """How the round ended; by default, as its final state says (:attr:`RoundState.outcome`)."""
+
+
+def stand_in_result(double: int, scores: tuple[int, ...], final: RoundState, outcome: Outcome) -> RoundResult:
+    """Builds a :class:`RoundResult` whose final state only stands in for one a view never showed, unchecked.
+
+    A determinized game knows a finished round's double, scores and outcome but not its hands:
+    its ``final`` is a placeholder that does not score those scores, which the constructor refuses.
+    """
+    result = object.__new__(RoundResult)
+    for name, value in (
+        ("double", double),
+        ("scores", scores),
+        ("went_out", outcome.winner),
+        ("final", final),
+        ("outcome", outcome),
+    ):
+        object.__setattr__(result, name, value)
+    return result
 
 
 # -- a game -----------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ See :mod:`chickenfoot._io._records` for the documents; every reader raises
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Callable
 from typing import Any, TypeVar, overload
@@ -51,9 +52,23 @@ _MOVE_TEXT = re.compile(r"((1[0-8]|0?[0-9])-(1[0-8]|0?[0-9])@[0-9]{1,6}|draw|pas
 
 
 def _integral_float(text: str) -> float | int:
-    # JSON has one number type: 2.0 is the number 2, as JSON Schema's "integer" reads it too.
+    # JSON has one number type: 2.0 is the number 2, as JSON Schema's "integer" reads it too. A whole
+    # number is held to the digits limit however it is written (1e300 has 301), and infinity is no number.
     value = float(text)
-    return int(value) if value.is_integer() else value
+    shown = text if len(text) <= 24 else f"{text[:12]}...{text[-8:]}"
+    if not math.isfinite(value):
+        raise InvalidRecordError(
+            f"the number {shown} is past the readers' limit: they take whole numbers of at most {MAX_DIGITS} digits"
+        )
+    if not value.is_integer():
+        return value
+    whole = int(value)
+    digits = len(str(abs(whole)))
+    if digits > MAX_DIGITS:
+        raise InvalidRecordError(
+            f"the number {shown} has {digits:,} digits: the readers take whole numbers of at most {MAX_DIGITS}"
+        )
+    return whole
 
 
 def _no_constant(name: str) -> object:
@@ -345,18 +360,29 @@ def _check_game(
         )
 
 
+HAND_SET = (
+    "; a game set up by hand rather than dealt from its seed reads with from_json(text, strict=False), "
+    "which checks that it is well-formed but does not replay it"
+)
+"""Ends a strict reader's refusal of a game that does not replay: the way to read a hand-set one."""
+
+
 def _check_replays(game: GameState, fields: dict[str, _Reader]) -> None:
     """Proves a game read from JSON is the one its seed and moves produce (DEAL-2), else names where it is not."""
     try:
         states = replay(GameRecord.from_game(game))
     except InvalidRecordError as error:
-        raise fields["round"].fail(f"the game's seed and moves do not replay: {error}") from None
+        raise fields["round"].fail(f"the game's seed and moves do not replay: {error}{HAND_SET}") from None
     played = states[-1]
     for number, (read, real) in enumerate(zip(game.results, played.results, strict=False), start=1):
         if read != real or read.final.history != real.final.history:
-            raise fields["results"].fail(f"round {number}'s result is not what the seed and its moves produce (DEAL-2)")
+            raise fields["results"].fail(
+                f"round {number}'s result is not what the seed and its moves produce (DEAL-2){HAND_SET}"
+            )
     if game != played or game.round.history != played.round.history:
-        raise fields["round"].fail("the round in play is not what the game's seed and moves produce (DEAL-2)")
+        raise fields["round"].fail(
+            f"the round in play is not what the game's seed and moves produce (DEAL-2){HAND_SET}"
+        )
 
 
 def _read_record(fields: dict[str, _Reader], version: int, strict: bool) -> GameRecord:

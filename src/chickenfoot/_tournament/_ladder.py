@@ -32,7 +32,7 @@ from .. import supervisor
 from .._bots import bot_name, check_spec
 from .._core import shuffle
 from .._game import BotSpecError, Rules
-from ._ladder_rating import _analysis, _interval, _resample
+from ._ladder_rating import LadderGame, Unit, _analysis, _interval, _resample
 from ._matches import (
     Backend,
     Entrant,
@@ -41,18 +41,16 @@ from ._matches import (
     Task,
     check_entrant,
     check_portable,
+    check_starts,
     derive_seed,
     in_order,
     play_task,
 )
 
-__all__ = ["Comparison", "LadderGame", "LadderResult", "Rating", "Seating", "Unit", "cheats", "ladder"]
+__all__ = ["Comparison", "LadderResult", "Rating", "Seating", "cheats", "run_ladder"]
 
 Seating: TypeAlias = Literal["rotations", "permutations"]
 """How a deal is replayed: every rotation of its table's seats, or every permutation."""
-
-Unit: TypeAlias = Literal["round", "game"]
-"""What one pairwise result is: a round (lower round score wins) or a game (lower total wins)."""
 
 _FORMAT = 1  # the log's format version
 _SAMPLES = 1000  # bootstrap samples
@@ -68,30 +66,6 @@ def cheats(entry: Entrant) -> bool:
     if isinstance(entry, str):
         return check_spec(entry)[0] == "omniscient"
     return getattr(entry, "cheats", False) is True
-
-
-@attrs.frozen
-class LadderGame:
-    """Records one game of a ladder: a deal played with one seating.
-
-    >>> from chickenfoot import Rules
-    >>> result = ladder(["greedy", "random"], deals=1, rules=Rules.trains(max_pip=6), workers=1)
-    >>> [(game.deal, game.seating) for game in result.games]
-    [(0, (0, 1)), (0, (1, 0))]
-    """
-
-    deal: int
-    """The deal's number, from 0."""
-    seating: tuple[int, ...]
-    """For each seat, the index in :attr:`LadderResult.bots` of the bot sitting there."""
-    round_scores: tuple[tuple[int, ...], ...]
-    """Each round's scores, by seat."""
-    totals: tuple[int, ...]
-    """The final totals, by seat."""
-    winners: tuple[int, ...]
-    """The winning seats."""
-    faults: tuple[int, ...] = ()
-    """The moves each seat forfeited (a program bot that failed), by seat; empty if none."""
 
 
 @attrs.frozen
@@ -154,14 +128,18 @@ class Comparison:
     """The share of their head-to-head results (rounds, or games by ``unit``) the first won, ties counting half."""
 
 
-@attrs.frozen
+@attrs.frozen(repr=False)
 class LadderResult:
     """Holds every game of a ladder, and rates the bots from them.
 
+    Its ``repr`` is one line; ``print(result)`` (or :meth:`table`) shows the ratings table.
+
     >>> from chickenfoot import Rules
-    >>> result = ladder(["greedy", "random"], deals=4, rules=Rules.trains(max_pip=6), seed=1, workers=1)
+    >>> result = run_ladder(["greedy", "random"], deals=4, rules=Rules.trains(max_pip=6), seed=1, workers=1)
     >>> [rating.bot for rating in result.ratings()], result.ratings()[1].rating
     (['greedy', 'random'], 0.0)
+    >>> result
+    LadderResult(bots=('greedy', 'random'), players=2, deals=4, games=8, seed=1)
     """
 
     rules: Rules
@@ -178,6 +156,43 @@ class LadderResult:
     """How each deal was replayed."""
     games: tuple[LadderGame, ...]
     """The games, deal by deal."""
+    labels: tuple[str, ...] = attrs.field(default=(), eq=False)
+    """Each bot's name as tables show it, in the order of :attr:`bots`: a program's handshake name
+    (numbered if two share one), else its name; empty for a result built without them (tables then
+    show :attr:`bots`)."""
+
+    def __repr__(self) -> str:
+        """Sums the ladder up in one line; its games are in :attr:`games`, its ratings in :meth:`table`."""
+        return (
+            f"LadderResult(bots={self.bots!r}, players={self.players}, deals={self.deals}, "
+            f"games={len(self.games)}, seed={self.seed})"
+        )
+
+    def __str__(self) -> str:
+        """Shows the ratings table (:meth:`table`), so ``print(result)`` prints it."""
+        return self.table()
+
+    def label(self, bot: str) -> str:
+        """Gets bot ``bot``'s name (as in :attr:`bots`) as tables show it: see :attr:`labels`."""
+        at = self._index(bot)
+        return self.labels[at] if len(self.labels) == len(self.bots) else bot
+
+    def table(self, *, unit: Unit = "round", anchor: str | None = None) -> str:
+        """Writes the ratings as a plain-text table, best first, as ``chickenfoot ladder`` prints them.
+
+        Bots show by :attr:`labels`, with a legend for each whose label is not its name; a bot that
+        cheats is marked, and one that forfeited moves says how many. Intervals are 95% bootstrap
+        intervals over deals.
+
+        >>> from chickenfoot import Rules
+        >>> result = run_ladder(["greedy", "random"], deals=4, rules=Rules.trains(max_pip=6), seed=1, workers=1)
+        >>> print(result.table())
+        4 deals, 8 games, 2 players, seed 1; rated by round
+        bot              rating        score/round  wins  games
+        greedy  +328 [303, 356]   11.8 [8.4, 15.2]  100%      8
+        random       0 (anchor)  25.1 [21.4, 28.7]    0%      8
+        """
+        return "\n".join(_table_lines(self, self.ratings(unit=unit, anchor=anchor), unit))
 
     @property
     def deals(self) -> int:
@@ -191,7 +206,7 @@ class LadderResult:
 
         A cheating bot is rated with the rest, and marked (:attr:`Rating.cheats`).
         """
-        analysis = _analysis(self, unit, self._anchor(anchor, unit), samples)
+        analysis = _analysis(len(self.bots), self.games, self.seed, unit, self._anchor(anchor, unit), samples)
         rows = []
         for bot, name in enumerate(self.bots):
             low, high = _interval([sample[bot] for sample in analysis.samples])
@@ -219,7 +234,7 @@ class LadderResult:
     ) -> Comparison:
         """Compares bot ``first`` with bot ``second`` (names as in :attr:`bots`)."""
         a, b = self._index(first), self._index(second)
-        analysis = _analysis(self, unit, self._anchor(anchor, unit), samples)
+        analysis = _analysis(len(self.bots), self.games, self.seed, unit, self._anchor(anchor, unit), samples)
         low, high = _interval([sample[a] - sample[b] for sample in analysis.samples])
         shared = [deal for deal in analysis.deals if a in deal.seated and b in deal.seated]
         differences = [deal.difference(a, b) for deal in shared]
@@ -253,8 +268,39 @@ class LadderResult:
         if name is not None:
             return self._index(name)
         # The weakest: every other rating then reads as a gain over it.
-        ratings = _analysis(self, unit, 0, 0).ratings
+        ratings = _analysis(len(self.bots), self.games, self.seed, unit, 0, 0).ratings
         return min(range(len(self.bots)), key=lambda bot: ratings[bot] if math.isfinite(ratings[bot]) else math.inf)
+
+
+def _bracket(low: float, high: float, digits: int) -> str:
+    return "" if math.isnan(low) else f" [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _table_lines(result: LadderResult, ratings: tuple[Rating, ...], unit: Unit) -> list[str]:
+    """Lays the ratings out in aligned columns, with the title above and the legend below."""
+    rows = [("bot", "rating", "score/round", "wins", "games")]
+    for rating in ratings:
+        name = result.label(rating.bot) + (" (cheats)" if rating.cheats else "")
+        if rating.faults:
+            name += f" ({rating.faults} moves forfeited)"
+        anchored = rating.low == rating.high == rating.rating == 0
+        rows.append(
+            (
+                name,
+                "0 (anchor)" if anchored else f"{rating.rating:+.0f}{_bracket(rating.low, rating.high, 0)}",
+                f"{rating.mean_round_score:.1f}{_bracket(rating.score_low, rating.score_high, 1)}",
+                f"{rating.win_rate:.0%}",
+                str(rating.games),
+            )
+        )
+    widths = [max(len(row[column]) for row in rows) for column in range(5)]
+    title = f"{result.deals} deals, {len(result.games)} games, {result.players} players, seed {result.seed}; "
+    lines = [title + f"rated by {unit}"]
+    for row in rows:
+        cells = [row[0].ljust(widths[0]), *(cell.rjust(width) for cell, width in zip(row[1:], widths[1:], strict=True))]
+        lines.append("  ".join(cells).rstrip())
+    lines += [f"{result.label(bot)}: {bot}" for bot in result.bots if result.label(bot) != bot]
+    return lines
 
 
 # -- scheduling ------------------------------------------------------------------------------
@@ -289,7 +335,7 @@ def _schedule(
 # -- playing ---------------------------------------------------------------------------------
 
 
-def ladder(
+def run_ladder(
     bots: Sequence[Entrant],
     deals: int,
     *,
@@ -316,13 +362,14 @@ def ladder(
     budget is a number of simulations (a time budget depends on the machine).
 
     >>> from chickenfoot import Rules
-    >>> result = ladder(["greedy", "heaviest", "random"], deals=3, rules=Rules.trains(max_pip=6), workers=1)
+    >>> result = run_ladder(["greedy", "heaviest", "random"], deals=3, rules=Rules.trains(max_pip=6), workers=1)
     >>> len(result.games), sorted({game.seating for game in result.games if game.deal == 0})
     (6, [(0, 2), (2, 0)])
     """
     rules = Rules.trains() if rules is None else rules
     entries = tuple(bots)
     names = _checked_names(entries, deals, rules, players, seating, workers, backend)
+    labels = _numbered(check_starts(entries))  # every program started once, every py: bot built, before any game
     header = _log_header(rules, players, names, seed, seating)
     path = None if log is None else Path(log)
     done = {} if path is None else _read_log(path, header)
@@ -346,7 +393,25 @@ def ladder(
         seed=seed,
         seating=seating,
         games=games,
+        labels=labels,
     )
+
+
+def _numbered(names: tuple[str, ...]) -> tuple[str, ...]:
+    """Numbers the names two bots share (``first #1``, ``first #2``), as a tournament's table does.
+
+    >>> _numbered(("first", "greedy", "first"))
+    ('first #1', 'greedy', 'first #2')
+    """
+    counts = {name: names.count(name) for name in names}
+    seen: dict[str, int] = {}
+    shown = []
+    for name in names:
+        if counts[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            name = f"{name} #{seen[name]}"
+        shown.append(name)
+    return tuple(shown)
 
 
 def _log_header(rules: Rules, players: int, names: tuple[str, ...], seed: int, seating: Seating) -> dict[str, Any]:

@@ -9,12 +9,41 @@ import itertools
 import math
 import random
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Literal, TypeAlias
+
+import attrs
 
 from ._rating import Wins, fit
 
-if TYPE_CHECKING:  # the ladder's results ask for their rating here: types only, never an import at run time
-    from ._ladder import LadderGame, LadderResult, Unit
+__all__ = ["LadderGame", "Unit"]
+
+Unit: TypeAlias = Literal["round", "game"]
+"""What one pairwise result is: a round (lower round score wins) or a game (lower total wins)."""
+
+
+@attrs.frozen
+class LadderGame:
+    """Records one game of a ladder: a deal played with one seating.
+
+    >>> from chickenfoot import Rules
+    >>> from chickenfoot.tournament import run_ladder
+    >>> result = run_ladder(["greedy", "random"], deals=1, rules=Rules.trains(max_pip=6), workers=1)
+    >>> [(game.deal, game.seating) for game in result.games]
+    [(0, (0, 1)), (0, (1, 0))]
+    """
+
+    deal: int
+    """The deal's number, from 0."""
+    seating: tuple[int, ...]
+    """For each seat, the index in :attr:`LadderResult.bots` of the bot sitting there."""
+    round_scores: tuple[tuple[int, ...], ...]
+    """Each round's scores, by seat."""
+    totals: tuple[int, ...]
+    """The final totals, by seat."""
+    winners: tuple[int, ...]
+    """The winning seats."""
+    faults: tuple[int, ...] = ()
+    """The moves each seat forfeited (a program bot that failed), by seat; empty if none."""
 
 
 class _Deal:
@@ -55,10 +84,11 @@ class _Deal:
 class _Analysis:
     """The fit of a ladder's games, and its bootstrap samples."""
 
-    def __init__(self, result: LadderResult, unit: Unit, anchor: int, samples: int) -> None:
-        bots = len(result.bots)
+    def __init__(
+        self, bots: int, games: tuple[LadderGame, ...], seed: int, unit: Unit, anchor: int, samples: int
+    ) -> None:
         by_deal: dict[int, list[LadderGame]] = {}
-        for game in result.games:
+        for game in games:
             by_deal.setdefault(game.deal, []).append(game)
         self.deals = [_Deal(bots, games, unit) for games in by_deal.values()]
         self.games = [sum(deal.games[bot] for deal in self.deals) for bot in range(bots)]
@@ -68,7 +98,7 @@ class _Analysis:
         self.ratings = fit(_wins(self.deals, bots), anchor) if self.deals else [math.nan] * bots
         self.samples: list[list[float]] = []
         self.score_samples: list[list[float]] = [[] for _ in range(bots)]
-        rng = random.Random(f"chickenfoot-ladder/bootstrap/{result.seed}")
+        rng = random.Random(f"chickenfoot-ladder/bootstrap/{seed}")
         for _ in range(samples if len(self.deals) > 1 else 0):
             drawn = _resample(self.deals, rng)
             self.samples.append(fit(_wins(drawn, bots), anchor, start=self.ratings))
@@ -82,8 +112,9 @@ def _resample(deals: list[_Deal], rng: random.Random) -> list[_Deal]:
 
 
 @lru_cache(maxsize=16)
-def _analysis(result: LadderResult, unit: Unit, anchor: int, samples: int) -> _Analysis:
-    return _Analysis(result, unit, anchor, samples)
+def _analysis(bots: int, games: tuple[LadderGame, ...], seed: int, unit: Unit, anchor: int, samples: int) -> _Analysis:
+    """Fits a ladder of ``bots`` bots from its ``games``, bootstrap seeded by the ladder's ``seed``."""
+    return _Analysis(bots, games, seed, unit, anchor, samples)
 
 
 def _wins(deals: list[_Deal], bots: int) -> Wins:

@@ -20,7 +20,7 @@ from typing import Any, Literal, TypeAlias
 import attrs
 
 from .. import supervisor
-from .._bots import Bot, BotReport, ProcessBot, bot_name, check_spec, make_bot, play
+from .._bots import Bot, BotReport, ProcessBot, bot_name, check_spec, make_bot, play, shown_name
 from .._game import BotSpecError, Move, Rules, new_game
 
 __all__ = ["Backend", "Entrant", "GameOutcome", "Progress", "play_game"]
@@ -140,6 +140,31 @@ def check_entrant(at: int, entry: object) -> None:
             f"lineup entry {at} is {entry!r}: give a bot name (random, greedy, rollout, search:N, cmd:COMMAND) "
             "or a bot, a callable from a view to a move"
         )
+
+
+def check_starts(lineup: Sequence[Entrant]) -> tuple[str, ...]:
+    """Makes sure every bot of a lineup can play before the first game: each program starts and gives a
+    handshake (then stops), each ``py:`` bot loads and builds; else raises :class:`~chickenfoot.BotSpecError`
+    naming the bot and the cause, so a run never forfeits a whole tournament's moves.
+
+    Gets each entry's name as tables show it: a program's handshake name, a ``py:`` bot's class and
+    arguments, else its bot name.
+    """
+    shown = []
+    for entry in lineup:
+        program: ProcessBot | None = None
+        if isinstance(entry, str):
+            kind = check_spec(entry).kind
+            built = make_bot(entry) if kind in ("py", "cmd") else None
+            if isinstance(built, ProcessBot):
+                program = ProcessBot(built.command, name=entry.strip())
+        elif isinstance(entry, ProcessBot):
+            program = copy.copy(entry)  # a copy: the entry keeps its name until its games give one
+        if program is not None:
+            program.check()
+        handshake = None if program is None else program.report().name
+        shown.append(handshake or (shown_name(entry) if isinstance(entry, str) else bot_name(entry)))
+    return tuple(shown)
 
 
 def check_portable(lineup: tuple[Entrant, ...], dumps: Callable[[object], bytes], where: str) -> None:

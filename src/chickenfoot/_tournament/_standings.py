@@ -13,7 +13,17 @@ import attrs
 from .. import supervisor
 from .._bots import BotReport, bot_name
 from .._game import Rules
-from ._matches import Backend, Entrant, GameOutcome, Progress, check_entrant, check_portable, play_task, run_local
+from ._matches import (
+    Backend,
+    Entrant,
+    GameOutcome,
+    Progress,
+    check_entrant,
+    check_portable,
+    check_starts,
+    play_task,
+    run_local,
+)
 
 __all__ = ["Standing", "TournamentResult", "run_tournament", "wilson"]
 
@@ -140,7 +150,9 @@ def run_tournament(
     backend and the number of workers. Games are handed out as workers free up, so even a
     huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
     (:attr:`GameOutcome.moves`), for saving the games as records. Every process a program bot
-    started is gone when it returns or raises (Ctrl-C included).
+    started is gone when it returns or raises (Ctrl-C included). Before the first game each program
+    bot is started once and each ``py:`` bot built: one that cannot play
+    stops the tournament there with a :class:`~chickenfoot.BotSpecError` naming it and the cause.
 
     >>> import chickenfoot as cf, chickenfoot.bots
     >>> def heaviest(view):
@@ -151,15 +163,7 @@ def run_tournament(
     """
     rules = Rules.trains() if rules is None else rules
     lineup = tuple(lineup)
-    for at, entry in enumerate(lineup):
-        check_entrant(at, entry)
-    rules.check_players(len(lineup))
-    if type(games) is not int or games < 1:
-        raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")
-    if workers is not None and (type(workers) is not int or workers < 1):
-        raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    _check_arguments(lineup, rules, games, workers, backend)
     tag = supervisor.new_tag()
     tasks = ((rules, lineup, seed, index, keep_moves, tag) for index in range(games))
     try:
@@ -177,6 +181,20 @@ def run_tournament(
         supervisor.sweep(tag)  # whatever a killed worker left behind
     names = tuple(bot_name(entry) for entry in lineup)
     return TournamentResult(rules=rules, lineup=names, seed=seed, outcomes=tuple(outcomes))
+
+
+def _check_arguments(lineup: tuple[Entrant, ...], rules: Rules, games: int, workers: int | None, backend: str) -> None:
+    """Checks a tournament's arguments, saying what is wrong with the first that is, then that every bot can play."""
+    for at, entry in enumerate(lineup):
+        check_entrant(at, entry)
+    rules.check_players(len(lineup))
+    if type(games) is not int or games < 1:
+        raise ValueError(f"games must be a whole number of 1 or more, got {games!r}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise ValueError(f"workers must be a whole number of 1 or more, got {workers!r}")
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    check_starts(lineup)  # last: it starts programs, which the checks above spare a wrong call
 
 
 def wilson(rate: float, trials: int, z: float = 1.96) -> tuple[float, float]:

@@ -29,8 +29,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"they come with the 'cli' extra: {install_command('cli')}\n"
         )
         return 1
-    from . import _analyse, _ladder, _tournament  # noqa: F401 - each registers its command on the app
-    from ._app import app
+    from ._commands import app
 
     _exit_on_sigterm()
     try:

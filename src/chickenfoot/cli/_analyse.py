@@ -10,7 +10,7 @@ import click
 from .._game import GameState, InvalidRecordError, PlayerView, RoundState, observe
 from .._io import parse_position
 from ..bots import Analysis, analyse
-from ._app import _console, app
+from ._app import _console
 from ._show import SIMULATIONS, analysis_table
 
 __all__ = ["view_of_position"]
@@ -57,7 +57,7 @@ def _json(analysis: Analysis) -> str:
     return json.dumps({"player": analysis.player, "simulations": analysis.simulations, "moves": rows}, indent=1)
 
 
-@app.command("analyse", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.command("analyse", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.argument("position")
 @click.option(
     "--seat", type=click.IntRange(0, 7), default=None, help="The seat to analyse for [default: the player to move]."

@@ -1,4 +1,7 @@
-"""The click app and its commands simulate, play, replay and rules (the others have modules of their own)."""
+"""The commands simulate, play, replay and rules, and the helpers the other commands share.
+
+Every command is a plain ``click.command``; :mod:`._commands` lists them all and adds them to the app.
+"""
 
 from __future__ import annotations
 
@@ -14,10 +17,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from .. import __version__
 from .._game import PRESETS, BotSpecError, GameState, InvalidRecordError, Move, Rules, RulesError, new_game
 from .._io import GameRecord
-from .._tournament import derive_seed, import_ray
+from .._tournament import check_starts, derive_seed, import_ray
 from ..bots import check_spec, kinds_help, make_bot, play_out
 from ..render import describe_move
 from ..svg import render_svg
@@ -26,7 +28,7 @@ from ._play import play_session
 from ._records import load_record, save_record
 from ._show import ending, fit, layout_panel, plural, round_title, score_table
 
-__all__ = ["app"]
+__all__ = ["CONTEXT", "play", "replay", "rules", "simulate"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -76,19 +78,10 @@ def _games_progress() -> tuple[Progress, Callable[[int, int], None]]:
     return progress, advance
 
 
-@click.group(context_settings=CONTEXT)
-@click.version_option(__version__, "--version", "-V", prog_name="chickenfoot", message="%(prog)s %(version)s")
-def app() -> None:
-    """Chicken Foot dominoes: simulate games between bots, play against them, run tournaments.
-
-    Every command takes --help. Moves are written 9-5@3 (tile 9-5 onto node 3), draw, pass.
-    """
-
-
 # -- simulate --------------------------------------------------------------------------------
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @rules_options
 @players_option
 @seed_option
@@ -131,7 +124,11 @@ def simulate(
             svg_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise click.BadParameter(f"cannot create {svg_dir}: {error.strerror}", param_hint="'--svg'") from None
-    seated = [make_bot(name, seed=derive_seed(seed, "simulate", seat)) for seat, name in enumerate(names)]
+    try:
+        seated = [make_bot(name, seed=derive_seed(seed, "simulate", seat)) for seat, name in enumerate(names)]
+        check_starts(seated)  # a program that cannot start stops here, not after a game of forfeits
+    except BotSpecError as error:
+        raise click.ClickException(str(error)) from None
     console.rule(f"Chicken Foot, {preset} rules, {players} players, seed {seed}")
     game = play_out(new_game(rules, players=players, seed=seed), seated)
     for index, result in enumerate(game.results):
@@ -161,7 +158,7 @@ def simulate(
 # -- play ------------------------------------------------------------------------------------
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @rules_options
 @players_option
 @click.option("--seat", type=click.IntRange(0, 7), default=0, show_default=True, help="Your seat (P0 is the first).")
@@ -265,8 +262,10 @@ def _resume(
         others = list(parse_bots(bots, game.players - 1))
         names = [*others[:seat], names[seat], *others[seat:]]
     for player, who in enumerate(names):
-        if player != seat and (not _is_bot(who) or who[:4].lower() == "cmd:"):
-            what = "runs a program" if _is_bot(who) else "is not a bot"
+        # A record's cmd: or py: bot would run a program or code named by a file: never without --bots.
+        kind = check_spec(who).kind if _is_bot(who) else None
+        if player != seat and kind in (None, "cmd", "py"):
+            what = {"cmd": "runs a program", "py": "runs Python code", None: "is not a bot"}[kind]
             raise click.UsageError(f"seat {player} of {path} ({who!r}) {what}: name the opponents with --bots")
     return game, seat, names, record
 
@@ -293,7 +292,7 @@ def _write(target: str, text: str, console: Console) -> None:
 # -- replay ----------------------------------------------------------------------------------
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option(
     "--by",
@@ -428,7 +427,7 @@ _OPTION_WORDS = {
 }
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @click.argument("preset", type=click.Choice(PRESETS), default="trains", required=False)
 @click.option("--players", type=click.IntRange(2, 8), default=4, show_default=True, help="Player count for figures.")
 def rules(preset: str, players: int) -> None:
@@ -454,10 +453,3 @@ def rules(preset: str, players: int) -> None:
     for field in attrs.fields(Rules):
         table.add_row(field.name, repr(getattr(chosen, field.name)), _OPTION_WORDS.get(field.name, ""))
     console.print(table)
-
-
-# -- serve -----------------------------------------------------------------------------------
-
-from ._serve import serve  # noqa: E402 (a command of its own module, added here with the others)
-
-app.add_command(serve)

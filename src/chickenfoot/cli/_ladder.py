@@ -15,8 +15,8 @@ from rich.text import Text
 
 from .._game import BotError
 from ..bots import ProcessBot, kinds_help
-from ..tournament import LadderResult, Unit, ladder
-from ._app import _check_backend, _check_players, _console, _games_progress, _write, app
+from ..tournament import LadderResult, Unit, run_ladder
+from ._app import _check_backend, _check_players, _console, _games_progress, _write
 from ._options import build_rules, parse_bots, players_option, rules_options
 
 __all__ = ["ladder_command", "ratings_table"]
@@ -33,7 +33,8 @@ def _bracket(low: float, high: float, digits: int) -> str:
 
 
 def ratings_table(result: LadderResult, unit: Unit) -> Table:
-    """Tabulates a ladder's ratings, best first, a cheating bot marked."""
+    """Tabulates a ladder's ratings, best first, each bot by its label (a program by its handshake name,
+    the legend below says which it is), a cheating bot marked."""
     seatings = "permutation" if result.seating == "permutations" else "rotation"
     table = Table(
         title=(
@@ -46,7 +47,7 @@ def ratings_table(result: LadderResult, unit: Unit) -> Table:
         table.add_column(column, justify="left" if column == "bot" else "right", no_wrap=column != "bot")
     ratings = result.ratings(unit=unit)
     for rating in ratings:
-        name = Text(rating.bot)
+        name = Text(result.label(rating.bot))
         if rating.cheats:
             name.append(CHEAT_MARK, style="bold red")
         if rating.faults:
@@ -99,7 +100,7 @@ def _pairs(texts: tuple[str, ...], names: tuple[str, ...]) -> list[tuple[str, st
     return pairs
 
 
-@app.command("ladder", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.command("ladder", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @rules_options
 @players_option
 @click.option(
@@ -197,7 +198,7 @@ def ladder_command(
     progress, advance = _games_progress()
     chosen: Unit = "game" if unit == "game" else "round"
     try:
-        result = ladder(
+        result = run_ladder(
             entrants,
             deals,
             rules=rules,
@@ -215,6 +216,9 @@ def ladder_command(
     finally:
         progress.stop()
     console.print(ratings_table(result, chosen))
+    legend = [f"{result.label(bot)}: {bot}" for bot in result.bots if result.label(bot) != bot]
+    if legend:
+        console.print(Text("\n".join(legend)))
     for line in _comparison_lines(result, pairs, chosen):
         console.print(line)
     if json_path is not None:

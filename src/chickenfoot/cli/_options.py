@@ -73,12 +73,12 @@ def rules_options(function: F) -> F:
 
 
 def _bot_case(name: str) -> str:
-    return name if name[:4].lower() == "cmd:" else name.lower()
+    """Reads a built-in bot name in any case; a ``cmd:`` program and a ``py:`` class keep theirs."""
+    return name if name[:4].lower() == "cmd:" or name[:3].lower() == "py:" else name.lower()
 
 
 def parse_bots(text: str, count: int | None = None) -> tuple[str, ...]:
     """Splits a comma-separated bot list; one name is repeated ``count`` times."""
-    # A cmd:COMMAND keeps its case (it names a program); the built-in names are read in any case.
     names = tuple(_bot_case(part.strip()) for part in text.split(",") if part.strip())
     if not names:
         raise click.BadParameter(

@@ -13,19 +13,32 @@ turn.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal, NamedTuple
 
+import click
 from rich.console import Console
 
 from .._bots import analyse, choose, make_bot
-from .._game import GameState, IllegalMoveError, InvalidMoveError, Move, Play, apply, legal_moves, observe, parse_move
+from .._game import (
+    BotSpecError,
+    GameState,
+    IllegalMoveError,
+    InvalidMoveError,
+    Move,
+    Play,
+    apply,
+    legal_moves,
+    observe,
+    parse_move,
+)
 from .._io import MAX_COMMENT, GameRecord
-from .._tournament import derive_seed
+from .._tournament import check_starts, derive_seed
 from ..render import describe_move
 from ._records import save_record
-from ._show import SIMULATIONS, analysis_table, ending, fit, layout_panel, plural, round_title, score_table
+from ._show import SIMULATIONS, analysis_table, ending, fit, layout_panel, plural, refusal, round_title, score_table
 
 __all__ = ["COMMANDS", "Command", "move_menu", "play_session"]
 
@@ -165,10 +178,13 @@ class _Session:
     # -- commands --------------------------------------------------------------------------
 
     def command_help(self, argument: str) -> Outcome:
-        self.say("Type a move's number, or the move: 9-5@3 puts 9-5 onto node 3; draw; pass.")
-        column = max(len(command.usage) for command in COMMANDS.values()) + 2
+        intro = "Type a move's number, or the move: 9-5@3 puts 9-5 onto node 3; draw; pass."
+        self.say_lines(fit("", intro.split(" "), self.width, separator=" "))
+        column = max(len(command.usage) for command in COMMANDS.values()) + 4
         for command in COMMANDS.values():
-            self.say(f"  {command.usage:<{column}}{command.summary}")
+            # Wrapped by words under the summary's first word, so no phrase is cut at the edge.
+            head = f"  {command.usage:<{column - 2}}"
+            self.say_lines(fit(head, _phrases(command.summary), self.width, separator=" "))
         return "again"
 
     def command_board(self, argument: str) -> Outcome:
@@ -247,7 +263,7 @@ class _Session:
         try:
             apply(self.game, move)  # validates only: the game changes in self.apply
         except IllegalMoveError as error:
-            self.say(f"not allowed: {error}", style="yellow")
+            self.say(f"not allowed: {refusal(error)}", style="yellow")
             return None
         return move
 
@@ -277,7 +293,18 @@ class _Session:
                     return True
 
     def run(self) -> int:
+        """Plays the game to its end or until the person leaves; Ctrl-C leaves as ``quit`` does, exit status 130."""
         self.say("Type a move's number or the move (9-5@3 puts 9-5 onto node 3); 'help' for more.")
+        try:
+            return self.play()
+        except KeyboardInterrupt:
+            unsaved = " It was not saved (--save FILE keeps a game)." if self.unsaved else ""
+            self.say(f"\ninterrupted (Ctrl-C): leaving the game.{unsaved}", style="yellow")
+            self.finish(complete=False)
+            return 130
+
+    def play(self) -> int:
+        """Plays on: the bots' moves, and the person's turns at the prompt."""
         while not self.game.is_over:
             player = self.game.round.current_player
             if player == self.seat:
@@ -297,6 +324,15 @@ class _Session:
             self.say(f"game over; won by {names}", style="bold")
         if self.save_path is not None:
             self.save(str(self.save_path))
+
+
+def _phrases(text: str) -> list[str]:
+    """Splits help text into what a line may not break: words, and whole brackets.
+
+    >>> _phrases("the search's estimate (as chickenfoot analyse)")
+    ['the', "search's", 'estimate', '(as chickenfoot analyse)']
+    """
+    return re.findall(r"\([^)]*\)[^\s]*|\S+", text)
 
 
 COMMANDS: dict[str, Command] = {
@@ -326,4 +362,9 @@ def play_session(
     ``loaded`` is the file and record the game was resumed from: the record's event, date,
     comments and tags are kept, and ``save`` with no file name saves back to that file.
     """
-    return _Session(console, game, seat, names, save_path, read_line, loaded).run()
+    try:
+        session = _Session(console, game, seat, names, save_path, read_line, loaded)
+        check_starts(list(session.bots.values()))  # a program that cannot start stops here, before the game
+    except BotSpecError as error:
+        raise click.ClickException(str(error)) from None
+    return session.run()

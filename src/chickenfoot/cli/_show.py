@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from .._game import GameState, RoundResult, RoundState, Termination, Tile
+from .._game import GameState, IllegalMoveError, RoundResult, RoundState, Termination, Tile
 from ..bots import Analysis
 from ..render import render_text
 
@@ -20,6 +20,7 @@ __all__ = [
     "fit",
     "layout_panel",
     "plural",
+    "refusal",
     "round_title",
     "score_table",
     "tiles_text",
@@ -57,6 +58,20 @@ def fit(head: str, entries: Sequence[str], width: int, *, separator: str = "  ")
             line = pad + entry
     lines.append(line)
     return lines
+
+
+def refusal(error: IllegalMoveError) -> str:
+    """Writes why a move is refused with the ID of the rule that refuses it, as ``(PLAY-1)``, once.
+
+    >>> refusal(IllegalMoveError("5-5 does not match node 0, which offers a 9", "PLAY-1"))
+    '5-5 does not match node 0, which offers a 9 (PLAY-1)'
+    >>> refusal(IllegalMoveError("player 2 can play 9-3@0 and so may not draw (DRAW-4)", "DRAW-4"))
+    'player 2 can play 9-3@0 and so may not draw (DRAW-4)'
+    """
+    reason = str(error)
+    if error.rule is None or error.rule in reason:
+        return reason
+    return f"{reason} ({error.rule})"
 
 
 def tiles_text(tiles: Sequence[Tile]) -> str:
@@ -141,19 +156,37 @@ def _number(value: float, digits: int = 1) -> str:
 
 
 def analysis_table(analysis: Analysis, *, limit: int | None = None) -> Table:
-    """Tabulates an analysis, the preferred move first: score with its interval, win chance, visits, line."""
+    """Tabulates an analysis by the estimate its title describes, the lowest expected score first, the move
+    the search bot would play (the most visited) marked ``*``; a caption says what each column means.
+
+    With ``limit``, the best ``limit`` rows by score, and the marked move's row if it is not among them.
+    """
     table = Table(
-        title=f"P{analysis.player} to move, {analysis.simulations:,} simulations (score: P{analysis.player}'s "
-        "expected round score, lower is better; 95% CI)",
+        title=f"P{analysis.player} to move, {analysis.simulations:,} simulations; sorted by score, "
+        "lower is better; * the move the search bot would play",
         title_justify="left",
+        caption=(
+            f"score: P{analysis.player}'s expected score for this round after the move (95% CI); "
+            + ("win: the chance of winning the game; " if any(row.win is not None for row in analysis.moves) else "")
+            + "visits: simulations that began with the move (the bot plays the most visited); "
+            "expected line: the play the search expects next"
+        ),
+        caption_justify="left",
     )
     in_game = any(row.win is not None for row in analysis.moves)  # a position without its game has no win chance
     columns = ("#", "move", "score (95% CI)", *(("win",) if in_game else ()), "visits", "expected line")
     for column in columns:
         table.add_column(column, justify="left" if column in ("move", "expected line") else "right")
-    for rank, row in enumerate(analysis.moves[:limit], start=1):
+    chosen = analysis.moves[0] if analysis.moves else None  # Analysis.moves: the most visited first
+    ranked = sorted(analysis.moves, key=lambda row: (math.isnan(row.score), row.score, -row.visits))
+    shown = ranked[:limit]
+    if chosen is not None and chosen not in shown:
+        shown.append(chosen)
+    for row in shown:
+        rank = ranked.index(row) + 1
         interval = "" if math.isnan(row.low) else f" ({row.low:.1f} to {row.high:.1f})"
         win = () if row.win is None else ("-" if math.isnan(row.win) else f"{row.win:.0%}",)
         line = " ".join(str(move) for move in row.line[1:6]) + (" ..." if len(row.line) > 6 else "")
-        table.add_row(str(rank), str(row.move), _number(row.score) + interval, *win, str(row.visits), Text(line))
+        mark = "*" if row is chosen else " "
+        table.add_row(f"{rank}{mark}", str(row.move), _number(row.score) + interval, *win, str(row.visits), Text(line))
     return table

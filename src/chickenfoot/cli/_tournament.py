@@ -16,11 +16,12 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from .._game import BotError
+from .._bots import shown_name
+from .._game import BotError, BotSpecError
 from .._io import GameRecord, replay as replay_record
 from ..bots import ProcessBot, kinds_help
 from ..tournament import Standing, TournamentResult, run_tournament, wilson
-from ._app import CONTEXT, _check_backend, _check_players, _console, _games_progress, _write, app
+from ._app import CONTEXT, _check_backend, _check_players, _console, _games_progress, _write
 from ._options import bots_option, build_rules, parse_bots, rules_options
 from ._records import save_record
 
@@ -36,8 +37,9 @@ def _trials(standing: Standing) -> int:
 
 
 def _shown_names(standings: tuple[Standing, ...]) -> list[str]:
-    """Names each standing as the table shows it: a program by its handshake name (numbered if two share one)."""
-    names = [standing.report.name or standing.bot for standing in standings]
+    """Names each standing as the table shows it: a program by its handshake name, a ``py:`` bot by its
+    class and arguments (numbered if two share one); the legend gives the whole name."""
+    names = [standing.report.name or shown_name(standing.bot) for standing in standings]
     for name in set(names):
         if names.count(name) > 1:
             numbered = iter(range(1, len(names) + 1))
@@ -127,7 +129,7 @@ def _result_csv(result: TournamentResult) -> str:
     return buffer.getvalue()
 
 
-@app.command(context_settings=CONTEXT)
+@click.command(context_settings=CONTEXT)
 @rules_options
 @click.option(
     "--games",
@@ -245,7 +247,7 @@ def tournament(
             progress=advance,
             keep_moves=save_dir is not None,
         )
-    except (ImportError, ConnectionError, BotError) as error:
+    except (ImportError, ConnectionError, BotError, BotSpecError) as error:
         raise click.ClickException(str(error)) from None
     finally:
         progress.stop()

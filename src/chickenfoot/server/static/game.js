@@ -123,7 +123,7 @@ function receive(message) {
       $("refusal").hidden = true;
       return;
     case "refused":
-      showRefusal(message.reason, message.rule, null);
+      showRefusal(message.reason, message.rule, "/static/rules.html"); // the rules by ID, served beside this page
       return;
     case "seats":
       table.seats = message.seats;

@@ -152,7 +152,8 @@ export function showRefusal(reason, rule, rulesUrl) {
   const box = $("refusal");
   box.replaceChildren(make("strong", {}, "Refused: "), make("span", { class: "reason" }, reason));
   if (rule && rulesUrl) {
-    box.append(" ", make("a", { class: "rule", href: `${rulesUrl}#rule-${rule.toLowerCase()}` }, rule));
+    const href = `${rulesUrl}#rule-${rule.toLowerCase()}`;
+    box.append(" ", make("a", { class: "rule", href, target: "_blank", rel: "noopener" }, rule)); // the game stays
   } else if (rule) {
     box.append(" ", make("code", { class: "rule", title: "the rule's ID in the rules" }, rule));
   }
