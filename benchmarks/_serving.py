@@ -1,7 +1,8 @@
-"""Shared by the server's load and fault scripts: a server process on 127.0.0.1, and clients that play seats on it.
+"""Shared by the server's measuring scripts: server processes on 127.0.0.1, and clients that play seats on them.
 
-The server runs as its own process (``python benchmarks/_serving.py DB PORT``), as ``chickenfoot
-serve`` does, with limits raised for one address that stands for hundreds of clients.
+A server runs as its own process (``python benchmarks/_serving.py STORE PORT SETTINGS``), as
+``chickenfoot serve`` does, on a SQLite file or a PostgreSQL DSN, by default with limits raised
+for one address that stands for hundreds of clients (``SETTINGS`` may name others).
 """
 
 from __future__ import annotations
@@ -37,11 +38,27 @@ def free_port() -> int:
         return port
 
 
+LOADED = {"requests_per_second": 1e6, "request_burst": 10**6, "games": 100_000, "connections_per_prefix": 100_000}
+"""The limits of a server that one address (127.0.0.1) loads with hundreds of clients."""
+
+
 def start_server(
-    db: Path, port: int, *, synchronous: str = "FULL", compression: bool = True
+    store: Path | str,
+    port: int,
+    *,
+    synchronous: str = "FULL",
+    compression: bool = True,
+    limits: dict[str, Any] | None = None,
+    **settings: Any,
 ) -> subprocess.Popen[bytes]:
-    """Starts a server process keeping its games in ``db``; returns once it answers (or raises after 60 s)."""
-    command = [sys.executable, __file__, str(db), str(port), synchronous, "on" if compression else "off"]
+    """Starts a server process keeping its games in ``store``; returns once it answers (or raises after 60 s).
+
+    ``limits`` are the fields of its ``Limits`` (:data:`LOADED` by default); ``settings`` may give
+    ``bot_delay``, ``lease`` (seconds), ``owner`` (a node's name), ``bot_workers`` and ``descriptors``
+    (the most files and sockets the process may hold open).
+    """
+    chosen = {"synchronous": synchronous, "compression": compression, "limits": LOADED if limits is None else limits}
+    command = [sys.executable, __file__, str(store), str(port), json.dumps({**chosen, **settings})]
     process = subprocess.Popen(command, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -191,15 +208,39 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))]
 
 
-def _serve(db: str, port: int, synchronous: str, compression: bool) -> None:
-    from chickenfoot.server import GameServer, Limits, SQLiteStore, serve
+def _serve(store: str, port: int, settings: dict[str, Any]) -> None:
+    from chickenfoot.server import GameServer, Limits, PostgresStore, SQLiteStore, Store, serve
 
-    # One address (127.0.0.1) stands for every client here: its request rate is not a person's.
-    limits = Limits(requests_per_second=1e6, request_burst=10**6, games=100_000, connections_per_game=64)
-    server = GameServer(SQLiteStore(db, synchronous=synchronous), limits=limits, bot_delay=0.0)
-    serve(server, HOST, port, log_level="warning", access_log=False, compression=compression)
+    if "descriptors" in settings:
+        import resource
+
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (settings["descriptors"], hard))
+
+    kept: Store
+    if store.startswith("postgresql://"):
+        kept = PostgresStore(store, owner=settings.get("owner"))
+    else:
+        kept = SQLiteStore(store, synchronous=settings["synchronous"])
+    server = GameServer(
+        kept,
+        limits=Limits(**settings["limits"]),
+        bot_delay=settings.get("bot_delay", 0.0),
+        lease_seconds=settings.get("lease", 10.0),
+        bot_workers=settings.get("bot_workers"),
+    )
+    freeze = settings.get("freeze_heap", True)
+    serve(
+        server,
+        HOST,
+        port,
+        log_level="warning",
+        access_log=False,
+        compression=settings["compression"],
+        freeze_heap=freeze,
+    )
 
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
-    _serve(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "on")
+    _serve(sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]))

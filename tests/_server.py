@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
+import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,6 +18,7 @@ from optional import skip_module_unless_importable
 skip_module_unless_importable("chickenfoot.server", "the game server")
 
 from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 from chickenfoot.server import GameServer, Limits, Session, SQLiteStore, create_app  # noqa: E402
 
@@ -24,7 +29,7 @@ FAST = Limits(messages_per_second=10_000, message_burst=10_000, requests_per_sec
 def client_for(path: Path, *, limits: Limits = FAST, **options: Any) -> TestClient:
     """Builds a test client of a server keeping its games in the SQLite file ``path`` (enter it to start the server)."""
     server = GameServer(SQLiteStore(path, synchronous="NORMAL"), limits=limits, **options)
-    return TestClient(create_app(server, origins=["https://play.example.org"]))
+    return TestClient(create_app(server, origins=["https://play.example.org", "http://testserver"]))
 
 
 def create(client: TestClient, seats: list[str], rules: object = "trains") -> tuple[str, list[str | None]]:
@@ -56,6 +61,15 @@ def hello(ws: Any, seat: int | None, token: str | None = None) -> dict[str, Any]
     frame = receive(ws)
     assert frame["type"] == "sync", frame
     return frame
+
+
+def closing(ws: Any) -> WebSocketDisconnect:
+    """Reads frames until the server closes the connection; gets how it closed it."""
+    try:
+        while True:
+            receive(ws)
+    except WebSocketDisconnect as closed:
+        return closed
 
 
 def move(ws: Any, seq: int, text: str) -> None:
@@ -104,3 +118,50 @@ async def settle(sessions: list[Session]) -> None:
             break
         await asyncio.sleep(0)
     await asyncio.sleep(0)
+
+
+def raw_websocket(port: int, path: str, *, receive_buffer: int | None = None) -> socket.socket:
+    """Opens a WebSocket by hand on a plain socket (no reader thread behind it), after its handshake."""
+    sock = socket.socket()
+    if receive_buffer is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+    sock.settimeout(30)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(1)
+        assert chunk, f"the server closed the handshake: {head!r}"
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def send_text(sock: socket.socket, text: str) -> None:
+    """Sends a text frame, masked as a client's must be."""
+    payload, mask = text.encode(), os.urandom(4)
+    assert len(payload) < 126
+    masked = bytes(byte ^ mask[index % 4] for index, byte in enumerate(payload))
+    sock.sendall(bytes([0x81, 0x80 | len(payload)]) + mask + masked)
+
+
+def closed_by_peer(sock: socket.socket, seconds: float, most: int = 64 * 1024 * 1024) -> bool:
+    """Reads what is left until the peer closes (True), or until ``seconds`` or ``most`` bytes pass (False)."""
+    deadline = time.monotonic() + seconds
+    read = 0
+    while time.monotonic() < deadline and read < most:
+        sock.settimeout(max(0.01, deadline - time.monotonic()))
+        try:
+            chunk = sock.recv(1 << 16)
+        except (ConnectionResetError, BrokenPipeError):
+            return True
+        except TimeoutError:
+            return False
+        if not chunk:
+            return True
+        read += len(chunk)
+    return False

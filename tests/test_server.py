@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -16,12 +18,12 @@ from optional import skip_module_unless_importable
 
 skip_module_unless_importable("chickenfoot.server", "the game server")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient, WebSocketDenialResponse  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
 import chickenfoot as cf  # noqa: E402
-import chickenfoot.server._games as server_games  # noqa: E402
-from _server import FAST, claim, client_for, create, hello, move, play_first_moves, receive  # noqa: E402
+import chickenfoot.server._session as server_session  # noqa: E402
+from _server import FAST, claim, client_for, closing, create, hello, move, play_first_moves, receive  # noqa: E402
 from chickenfoot.server import GameServer, Limits, SQLiteStore, parse_message, protocol_schema  # noqa: E402
 
 BOTS = Path(__file__).parent / "bots"
@@ -80,6 +82,7 @@ def test_the_api_describes_options_and_games_without_secrets(client: TestClient)
         ({"seats": ["human", "sampler:5000ms"]}, 400, "at most 1000 ms a move"),
         ({"seats": ["human", "rollout:5000"]}, 400, "at most 2000 simulations"),
         ({"seats": ["human", "omniscient"]}, 400, "sees every hand"),
+        ({"seats": ["human", "py:os:system"]}, 400, "py runs code a client names"),
         ({"seats": ["human"] * 9}, 400, "players"),
         ({"seats": [3, "human"]}, 400, "a seat is 'human' or a bot's name"),
     ],
@@ -172,7 +175,7 @@ def test_a_refused_move_says_why_and_names_the_rule(client: TestClient) -> None:
     assert client.get(f"/api/games/{game}").json()["seq"] == 0
 
 
-def test_a_stale_or_repeated_move_gets_the_current_view_and_is_played_once(client: TestClient) -> None:
+def test_a_stale_or_repeated_move_gets_a_short_answer_and_is_played_once(client: TestClient) -> None:
     game, invites = create(client, ["human", "human"])
     tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
     with (
@@ -188,12 +191,15 @@ def test_a_stale_or_repeated_move_gets_the_current_view_and_is_played_once(clien
         move(ws, 0, chosen)
         move(ws, 0, chosen)  # sent twice (a retry after a dropped connection, say)
         frames = [receive(ws) for _ in range(3)]
-        assert [frame["type"] for frame in frames] == ["ack", "state", "sync"]
+        assert [frame["type"] for frame in frames] == ["ack", "state", "stale"]
         assert frames[0]["seq"] == 1
-        assert frames[2]["seq"] == 1
-        assert frames[2]["log"][0][2] == chosen
+        assert frames[2]["seq"] == 1  # the game's seq now, and the move not played
+        assert frames[2]["move"] == chosen
+        assert "hello" in frames[2]["reason"]  # how to get a sync
         move(ws, 0, chosen)  # stale: made at a state long gone
-        assert receive(ws)["type"] == "sync"
+        text = ws.receive_text()
+        assert json.loads(text)["type"] == "stale"
+        assert len(text) < 300  # not the whole view again
     assert client.get(f"/api/games/{game}").json()["seq"] == 1
 
 
@@ -294,19 +300,28 @@ def test_bots_are_seated_by_the_server_built_in_and_program_bots(tmp_path: Path)
         assert record.names == ("recorder", "greedy", "random")
 
 
-def test_pages_from_other_origins_are_refused(client: TestClient) -> None:
+def test_pages_from_other_origins_are_refused_whatever_their_host_header(client: TestClient) -> None:
+    seats = {"seats": ["human", "greedy"]}
     evil = {"origin": "https://evil.example"}
-    answer = client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=evil)
+    answer = client.post("/api/games", json=seats, headers=evil)
     assert answer.status_code == 403
     assert "evil.example" in answer.json()["error"]
     allowed = {"origin": "https://play.example.org"}
-    assert client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=allowed).status_code == 201
-    own = {"origin": "http://testserver"}
+    assert client.post("/api/games", json=seats, headers=allowed).status_code == 201
+    # DNS rebinding: a page of attacker.example, its name now pointing at this server, names itself in both.
+    rebound = {"origin": "http://attacker.example", "host": "attacker.example"}
+    answer = client.post("/api/games", json=seats, headers=rebound)
+    assert answer.status_code == 403
+    assert "attacker.example" in answer.json()["error"]
     game, _ = create(client, ["random", "greedy"])
-    assert client.post("/api/games", json={"seats": ["human", "greedy"]}, headers=own).status_code == 201
-    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(f"/api/games/{game}/ws", headers=evil):
-        pass
-    assert closed.value.code == 1008
+    for headers in (evil, rebound):
+        with (
+            pytest.raises(WebSocketDenialResponse) as denied,
+            client.websocket_connect(f"/api/games/{game}/ws", headers=headers),
+        ):
+            pass
+        assert denied.value.status_code == 403
+        assert "may not use this server" in denied.value.json()["error"]
 
 
 @pytest.mark.parametrize(
@@ -333,15 +348,6 @@ def test_oversized_and_malformed_frames_close_the_connection_with_a_reason(
         closed = closing(ws)
     assert closed.code == code
     assert words in closed.reason
-
-
-def closing(ws: Any) -> WebSocketDisconnect:
-    """Reads frames until the server closes the connection; gets how it closed it."""
-    try:
-        while True:
-            receive(ws)
-    except WebSocketDisconnect as closed:
-        return closed
 
 
 def test_too_many_messages_close_the_connection(tmp_path: Path) -> None:
@@ -383,8 +389,9 @@ def test_every_frame_matches_the_protocol_schema(client: TestClient) -> None:
         first = receive(ws)
         frames = [first, *play_first_moves(ws, 0, first, until=30)]
         move(ws, 0, "draw")
-        frames.append(receive(ws))  # a sync, for a stale move
-    assert {frame["type"] for frame in frames} >= {"sync", "state", "ack"}
+        while frames[-1]["type"] != "stale":  # the bot's moves' frames, then the answer to a stale move
+            frames.append(receive(ws))
+    assert {frame["type"] for frame in frames} >= {"sync", "state", "ack", "stale"}
     for frame in frames:
         validator.validate(frame)
     assert all("svg" in frame for frame in frames if frame["type"] in ("sync", "state"))
@@ -407,10 +414,11 @@ def test_a_connection_that_never_says_hello_is_closed(tmp_path: Path) -> None:
     assert "no hello within 0.2 seconds" in closed.reason
 
 
-def test_a_game_takes_a_bounded_number_of_connections(tmp_path: Path) -> None:
-    limits = attrs.evolve(FAST, connections_per_game=2)
+def test_a_game_takes_a_bounded_number_of_spectators_and_its_seats_always_get_in(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, spectators_per_game=2)
     with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
-        game, _ = create(client, ["human", "human"])
+        game, invites = create(client, ["human", "human"])
+        tokens = [claim(client, game, seat, invites[seat]) for seat in (0, 1)]
         with (
             client.websocket_connect(f"/api/games/{game}/ws") as a,
             client.websocket_connect(f"/api/games/{game}/ws") as b,
@@ -420,8 +428,29 @@ def test_a_game_takes_a_bounded_number_of_connections(tmp_path: Path) -> None:
             with client.websocket_connect(f"/api/games/{game}/ws") as c:
                 c.send_text('{"type": "hello", "seat": null}')
                 closed = closing(c)
+            for seat in (0, 1):  # the spectators are as many as the game takes: the seats come in all the same
+                with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+                    assert hello(ws, seat, tokens[seat])["seat"] == seat
     assert closed.code == 1013
-    assert "2 connections at most" in closed.reason
+    assert "2 spectators at most" in closed.reason
+
+
+def test_a_seat_opened_once_too_often_closes_its_oldest_connection(tmp_path: Path) -> None:
+    limits = attrs.evolve(FAST, connections_per_seat=2)
+    with client_for(tmp_path / "games.sqlite3", limits=limits) as client:
+        game, invites = create(client, ["human", "human"])
+        token = claim(client, game, 0, invites[0])
+        with (
+            client.websocket_connect(f"/api/games/{game}/ws") as oldest,
+            client.websocket_connect(f"/api/games/{game}/ws") as second,
+            client.websocket_connect(f"/api/games/{game}/ws") as newest,
+        ):
+            hello(oldest, 0, token)
+            hello(second, 0, token)
+            assert hello(newest, 0, token)["seat"] == 0
+            closed = closing(oldest)
+    assert closed.code == 4410
+    assert "another window" in closed.reason
 
 
 def test_a_client_too_slow_to_read_is_dropped_and_the_game_goes_on(
@@ -456,7 +485,7 @@ def test_a_client_too_slow_to_read_is_dropped_and_the_game_goes_on(
                     break
                 await asyncio.sleep(0.01)
             assert table.seq > seq  # the bots play on
-            monkeypatch.setattr(server_games, "CLOSE_SECONDS", 0.1)
+            monkeypatch.setattr(server_session, "CLOSE_SECONDS", 0.1)
             await session.closed()  # the client reads nothing more: its last frames are dropped
             assert closes == []
             assert session._sender.done()
@@ -475,32 +504,47 @@ def test_the_collector_freezes_what_survives_sweeps_cycles_and_leaves_nothing_fr
     class Cycle:
         pass
 
-    swept: list[bool] = []
+    swept: list[str] = []
 
-    async def run() -> tuple[int, int]:
-        freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=0.2))
-        await asyncio.sleep(0.05)
-        frozen = gc.get_freeze_count()
+    def garbage(name: str) -> None:
         cycle = Cycle()
         cycle.itself = cycle  # type: ignore[attr-defined]
-        weakref.finalize(cycle, swept.append, True)
-        del cycle
-        await asyncio.sleep(0.05)
-        frozen_cycle = gc.get_freeze_count()
-        for _ in range(100):  # until the sweep (every 0.2 s) has found the frozen cycle
-            if swept:
-                break
+        weakref.finalize(cycle, swept.append, name)
+
+    async def frozen_until_cancelled() -> bool:
+        freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=3600.0))
+        while not gc.get_freeze_count():
+            await asyncio.sleep(0.01)
+        gc.disable()  # no collection of its own may find the cycle before the next freeze
+        try:
+            garbage("frozen")
+            before = gc.get_freeze_count()
+            while gc.get_freeze_count() <= before:  # the next freeze takes the unreachable cycle in
+                await asyncio.sleep(0.01)
+        finally:
+            gc.enable()
+        gc.collect()
+        kept = not swept  # frozen, the cycle waits for the sweep: a collection does not see it
+        freezer.cancel()
+        await asyncio.gather(freezer, return_exceptions=True)
+        return kept
+
+    async def swept_in_time() -> None:
+        freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=0.05))
+        garbage("swept")
+        while "swept" not in swept:  # the sweep unfreezes everything and collects it
             await asyncio.sleep(0.01)
         freezer.cancel()
         await asyncio.gather(freezer, return_exceptions=True)
-        return frozen, frozen_cycle
 
     assert gc.get_freeze_count() == 0
-    frozen, frozen_cycle = asyncio.run(run())
-    assert frozen > 0
-    assert frozen_cycle >= frozen  # the cycle, unreachable but frozen, waits for the sweep
-    assert swept == [True]
+    assert asyncio.run(frozen_until_cancelled())
     assert gc.get_freeze_count() == 0  # cancelled, it unfreezes everything
+    gc.collect()
+    assert swept == ["frozen"]
+    asyncio.run(asyncio.wait_for(swept_in_time(), 120))
+    assert swept == ["frozen", "swept"]
+    assert gc.get_freeze_count() == 0
 
 
 def test_an_app_freezes_the_heap_only_when_asked(tmp_path: Path) -> None:
@@ -518,3 +562,25 @@ def test_an_app_freezes_the_heap_only_when_asked(tmp_path: Path) -> None:
                 time.sleep(0.1)
             assert (gc.get_freeze_count() > 0) is asked
         assert gc.get_freeze_count() == 0
+
+
+def test_a_page_stops_reconnecting_where_it_would_fail_again_and_a_full_game_after_a_few_tries() -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("the pages' close handling runs in node (CI installs it)")
+    closes = Path(server_session.__file__).parent / "static" / "closes.js"
+    script = (
+        f"import {{ afterClose }} from {json.dumps(closes.as_uri())};"
+        "const codes = [1001, 1006, 1008, 1013, 4401, 4404, 4410];"
+        "console.log(JSON.stringify(codes.map((code) => [0, 1, 3, 4, 50].map((tries) => afterClose(code, tries)))));"
+    )
+    ran = subprocess.run([node, "--no-warnings", "--input-type=module", "-e", script], capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    answers = dict(zip([1001, 1006, 1008, 1013, 4401, 4404, 4410], json.loads(ran.stdout), strict=True))
+    for code in (1001, 1006, 1008):  # the network, a server stopping, a client too slow: again and again
+        assert all("wait" in answer and answer["wait"] <= 4 for answer in answers[code])
+    busy = answers[1013]  # a game as full as it takes: a few slow tries, then the page stops
+    assert [answer.get("wait") for answer in busy[:3]] == [5, 15, 60]
+    assert busy[3] == busy[4] == {"stop": True}
+    for code in (4401, 4404, 4410):
+        assert answers[code] == [{"stop": True}] * 5

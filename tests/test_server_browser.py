@@ -87,7 +87,7 @@ class Server:
                 "serve",
                 "--port",
                 port,
-                "--db",
+                "--store",
                 database,
                 "--bot-delay",
                 "0",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -10,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -37,7 +39,7 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
     ("argv", "message"),
     [
         (["--port", "70000"], "70000 is not in the range"),
-        (["--db", "/nonexistent/games.sqlite3"], "does not exist: create it first"),
+        (["--store", "/nonexistent/games.sqlite3"], "does not exist: create it first"),
         (["--origin", "play.example.org"], "an origin is a scheme and a host"),
         (["--program", "js"], "write NAME=COMMAND"),
         (["--program", "greedy=ls"], "must not be 'human' or a built-in bot's"),
@@ -61,7 +63,7 @@ def test_bad_options_are_refused_saying_why(
 def test_a_file_that_is_not_a_database_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("these are not the games you are looking for\n" * 100)
-    code, err = run(capsys, "serve", "--db", str(path))
+    code, err = run(capsys, "serve", "--store", str(path))
     assert code == 2
     assert "cannot hold the games: file is not a database" in err
 
@@ -71,7 +73,7 @@ def test_a_port_in_use_is_refused(capsys: pytest.CaptureFixture[str], tmp_path: 
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        code, err = run(capsys, "serve", "--port", str(port), "--db", str(tmp_path / "games.sqlite3"))
+        code, err = run(capsys, "serve", "--port", str(port), "--store", str(tmp_path / "games.sqlite3"))
     assert code == 2
     assert f"port {port} is in use" in err
 
@@ -100,7 +102,7 @@ def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path, options: li
         "serve",
         "--port",
         str(port),
-        "--db",
+        "--store",
         str(db),
         "--bot-delay",
         "0",
@@ -152,3 +154,57 @@ def test_a_served_game_is_played_to_the_end_and_kept(tmp_path: Path, options: li
     connection.close()
     assert moves == len(record.moves)
     assert finished == 1
+
+
+def test_pages_of_the_bound_address_only_may_use_the_server_and_stopping_it_closes_with_1001(tmp_path: Path) -> None:
+    from websockets.exceptions import ConnectionClosed
+
+    port = free_port()
+    command = [
+        sys.executable,
+        "-m",
+        "chickenfoot",
+        "serve",
+        "--port",
+        str(port),
+        "--store",
+        str(tmp_path / "g.db"),
+        "-q",
+    ]
+    server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            try:
+                request(f"{base}/api/options")
+                break
+            except OSError:
+                assert server.poll() is None, server.communicate()[1]
+                time.sleep(0.1)
+        body = json.dumps({"seats": ["random", "random"]}).encode()
+        answers = []
+        for origin, host in ((f"http://127.0.0.1:{port}", None), ("http://attacker.example", "attacker.example")):
+            headers = {"content-type": "application/json", "origin": origin, **({"host": host} if host else {})}
+            sent = urllib.request.Request(f"{base}/api/games", body, headers)
+            try:
+                with urllib.request.urlopen(sent, timeout=30) as answer:
+                    answers.append((answer.status, json.loads(answer.read())))
+            except urllib.error.HTTPError as error:
+                answers.append((error.code, json.loads(error.read())))
+        assert [status for status, _ in answers] == [201, 403]
+        assert "may not use this server" in answers[1][1]["error"]
+        game = answers[0][1]["game"]
+        with connect(f"ws://127.0.0.1:{port}/api/games/{game}/ws", open_timeout=30) as ws:
+            ws.send('{"type": "hello", "seat": null}')
+            assert json.loads(ws.recv(timeout=30))["type"] == "sync"
+            server.send_signal(signal.SIGTERM)
+            with contextlib.suppress(ConnectionClosed):
+                while True:  # the frames of the bots' moves, until the close
+                    ws.recv(timeout=30)
+            assert ws.close_code == 1001
+            assert "reconnect in a moment" in (ws.close_reason or "")
+    finally:
+        if server.poll() is None:
+            server.send_signal(signal.SIGTERM)
+        _, err = server.communicate(timeout=60)
+    assert "Traceback" not in err, err

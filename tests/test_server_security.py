@@ -61,13 +61,13 @@ def test_no_frame_tells_a_hidden_tile_or_the_seed(
             tokens = [
                 await server.claim(created.game, seat, invite) for seat, invite in enumerate(created.invites) if invite
             ]
-            table = server.tables[created.game]
             watchers: dict[int | None, Recorder] = {seat: Recorder() for seat in [*range(players), None]}
             sessions = {seat: transport.connect(server, created.game) for seat, transport in watchers.items()}
             for seat, session in sessions.items():
                 token = None if seat is None else tokens[seat]
                 await session.receive(json.dumps({"type": "hello", "seat": seat, "token": token, "svg": svg}))
             await settle(list(sessions.values()))
+            table = server.tables[created.game]  # in memory while someone is connected
             check(table.game, watchers, seed, table.id)
             for choice in choices:
                 game = table.game

@@ -23,7 +23,17 @@ skip_module_unless_importable("chickenfoot.server", "the game server")
 
 import chickenfoot as cf  # noqa: E402
 from _server import FAST, Recorder, settle  # noqa: E402
-from chickenfoot.server import Fenced, GameServer, PostgresStore, Refusal, Setup, SQLiteStore, Store, StoreError  # noqa: E402
+from chickenfoot.server import (  # noqa: E402
+    Fenced,
+    GameServer,
+    PostgresStore,
+    Refusal,
+    Session,
+    Setup,
+    SQLiteStore,
+    Store,
+    StoreError,
+)
 
 POSTGRES = os.environ.get("CHICKENFOOT_TEST_POSTGRES")
 
@@ -61,6 +71,20 @@ def run(test: Callable[[], Any]) -> Any:
     return asyncio.run(test())
 
 
+DAY = 86_400.0  # the expiry the store tests use where expiry is not what they test
+
+
+async def create(store: Store, game: Setup, invites: list[str | None], **options: Any) -> bool:
+    """Creates a game with room for it (100 games in play) unless told otherwise."""
+    limits: dict[str, Any] = {"games": 100, "expire_seconds": DAY, **options}
+    return await store.create(game, invites, **limits)
+
+
+async def append(store: Store, game: str, sequence: int, move: str, **options: Any) -> None:
+    """Appends a move to a game that does not expire."""
+    await store.append(game, sequence, move, expire_seconds=DAY, **options)
+
+
 def setup(game: str = "g1", seats: tuple[str, ...] = ("human", "greedy"), seed: int = 7) -> Setup:
     return Setup(game, cf.Rules.trains(), len(seats), seed, seats, created=1_800_000_000.0)
 
@@ -93,13 +117,13 @@ def first_moves(count: int, game_setup: Setup) -> tuple[list[str], cf.GameState]
 def test_a_game_is_kept_with_its_seats_and_moves(make_store: MakeStore) -> None:
     async def test() -> None:
         async with opened(make_store()) as store:
-            await store.create(setup(), ["invite-hash", None])
+            assert await create(store, setup(), ["invite-hash", None])
             assert await store.claim("g1", 0, "token-hash")
             assert not await store.claim("g1", 0, "another")  # one winner, ever
             assert not await store.claim("g1", 1, "bot")  # a bot's seat has no invitation
             moves, _ = first_moves(3, setup())
             for seq, text in enumerate(moves):
-                await store.append("g1", seq, text)
+                await append(store, "g1", seq, text)
             assert await store.record("g1") is None
         async with opened(make_store()) as store:  # another connection reads what was committed
             stored = await store.load("g1")
@@ -108,13 +132,14 @@ def test_a_game_is_kept_with_its_seats_and_moves(make_store: MakeStore) -> None:
             assert stored.moves == tuple(moves)
             assert stored.tokens == ("token-hash", None)
             assert stored.invites == ("invite-hash", None)
-            assert [game.setup.game for game in await store.unfinished()] == ["g1"]
+            assert not stored.finished
+            assert 0 <= stored.idle < 60
             assert await store.load("nope") is None
-            await store.append("g1", 3, "draw", record='{"a": "record"}')
+            await append(store, "g1", 3, "draw", record='{"a": "record"}')
             assert await store.record("g1") == '{"a": "record"}'
-            assert await store.unfinished() == []
+            assert (await store.load("g1")).finished  # type: ignore[union-attr]
             with pytest.raises(StoreError, match="exists already"):
-                await store.create(setup(), ["x", None])
+                await create(store, setup(), ["x", None])
 
     run(test)
 
@@ -122,10 +147,10 @@ def test_a_game_is_kept_with_its_seats_and_moves(make_store: MakeStore) -> None:
 def test_a_place_in_the_log_is_taken_once(make_store: MakeStore) -> None:
     async def test() -> None:
         async with opened(make_store()) as store:
-            await store.create(setup(), [None, None])
-            await store.append("g1", 0, "draw")
+            await create(store, setup(), [None, None])
+            await append(store, "g1", 0, "draw")
             with pytest.raises(Fenced, match="move 0 of game g1"):
-                await store.append("g1", 0, "pass")
+                await append(store, "g1", 0, "pass")
             stored = await store.load("g1")
             assert stored is not None
             assert stored.moves == ("draw",)
@@ -133,19 +158,105 @@ def test_a_place_in_the_log_is_taken_once(make_store: MakeStore) -> None:
     run(test)
 
 
-def test_a_stale_owner_is_fenced_out(make_store: MakeStore) -> None:
+def test_a_lease_is_held_by_one_node_and_a_stale_owner_is_fenced_out(make_store: MakeStore) -> None:
     async def test() -> None:
         async with opened(make_store("old")) as old, opened(make_store("new")) as new:
-            await old.create(setup(), [None, None])
-            await old.append("g1", 0, "draw")
+            await create(old, setup(seats=("random", "random")), [None, None], bots_turn=True, lease_seconds=60)
+            await append(old, "g1", 0, "draw", bots_turn=True)
+            with pytest.raises(Fenced, match="not this node's"):
+                await append(new, "g1", 1, "draw")  # not its game
+            held = await new.acquire("g1", 0, lease_seconds=60, expire_seconds=DAY)
+            assert held.status == "held"  # the old node's lease runs
+            assert await new.adopt(limit=10, lease_seconds=60, expire_seconds=DAY, mine=False) == []
+            assert await old.renew(["g1"], lease_seconds=0.01) == {"g1"}
+            await asyncio.sleep(0.05)  # the old node stops renewing: its lease lapses
+            adopted = await new.adopt(limit=10, lease_seconds=60, expire_seconds=DAY, mine=False)
+            assert [stored.setup.game for stored in adopted] == ["g1"]
+            assert adopted[0].moves == ("draw",)
+            assert await old.renew(["g1"], lease_seconds=60) == set()  # the old node learns it lost it
             with pytest.raises(Fenced):
-                await new.append("g1", 1, "draw")  # not its game
-            assert await new.adopt("old") == 1
+                await append(old, "g1", 1, "draw")  # the old owner is out
+            await append(new, "g1", 1, "draw")
+            again = await old.acquire("g1", 1, lease_seconds=60, expire_seconds=DAY)
+            assert again.status == "held"
+            await new.release("g1")  # given up: any node takes it at once, with the moves it missed
+            taken = await old.acquire("g1", 1, lease_seconds=60, expire_seconds=DAY)
+            assert taken.status == "ours"
+            assert taken.moves == ("draw",)
+
+    run(test)
+
+
+def test_the_game_cap_counts_games_in_play_in_the_same_transaction_as_the_insert(make_store: MakeStore) -> None:
+    async def test() -> None:
+        async with opened(make_store("a")) as a, opened(make_store("b")) as b:
+            # Two nodes create 40 games at once, 20 each, under a cap of 10: ten are stored.
+            answers = await asyncio.gather(
+                *(create(store, setup(f"g{n}"), [None, None], games=10) for n, store in enumerate([a, b] * 20))
+            )
+            assert sum(answers) == 10
+            stored = [await a.load(f"g{n}") for n in range(40)]
+            assert sum(game is not None for game in stored) == 10
+            first = next(n for n, game in enumerate(stored) if game is not None)
+            moves, _ = first_moves(1, setup(f"g{first}"))
+            owner = a if first % 2 == 0 else b
+            await append(owner, f"g{first}", 0, moves[0], record="{}")  # a game over no longer counts
+            assert await create(a, setup("after"), [None, None], games=10)
+            assert not await create(a, setup("again"), [None, None], games=10)
+
+    run(test)
+
+
+def test_a_game_without_a_move_expires_no_longer_counts_and_takes_no_move(make_store: MakeStore) -> None:
+    async def test() -> None:
+        async with opened(make_store()) as store:
+            game = setup(seats=("random", "random"))
+            assert await store.create(
+                game, [None, None], games=1, expire_seconds=0.2, bots_turn=True, lease_seconds=0.01
+            )
+            assert not await store.create(setup("g2"), [None, None], games=1, expire_seconds=0.2)
+            await asyncio.sleep(0.3)
+            assert await store.create(setup("g3"), [None, None], games=1, expire_seconds=0.2)  # g1 expired
+            with pytest.raises(Fenced, match="over or expired"):
+                await store.append("g1", 0, "draw", expire_seconds=0.2)
+            assert (await store.acquire("g1", 0, lease_seconds=1, expire_seconds=0.2)).status == "closed"
+            assert await store.adopt(limit=10, lease_seconds=1, expire_seconds=0.2, mine=True) == []
+            stored = await store.load("g1")
+            assert stored is not None
+            assert stored.idle >= 0.2
+
+    run(test)
+
+
+def test_notes_reach_the_nodes_listening_once_their_transaction_commits(make_store: MakeStore) -> None:
+    async def test() -> None:
+        async with opened(make_store("a")) as a, opened(make_store("b")) as b:
+            if not b.shared:
+                heard: list[str | None] = []
+                await b.listen(heard.append)  # one node: nothing to hear, and it returns
+                assert heard == []
+                return
+            heard = []
+            listening = asyncio.ensure_future(b.listen(heard.append))
+            for _ in range(100):
+                if heard == [None]:  # listening
+                    break
+                await asyncio.sleep(0.02)
+            await create(a, setup(), [None, None])
+            await append(a, "g1", 0, "draw", note="moved g1 0")
             with pytest.raises(Fenced):
-                await old.append("g1", 1, "draw")  # the old owner is out
-            await new.append("g1", 1, "draw")
-            assert [game.setup.game for game in await new.unfinished()] == ["g1"]
-            assert await old.unfinished() == []
+                await append(a, "g1", 0, "pass", note="never sent")  # refused: its note is not sent
+            await b.acquire("g1", 1, lease_seconds=60, expire_seconds=DAY)  # b takes the lapsed lease
+            held = await a.acquire("g1", 1, lease_seconds=60, expire_seconds=DAY, note=lambda owner: f"to {owner}")
+            assert held.status == "held"
+            await a.notify("hello")
+            for _ in range(100):
+                if len(heard) >= 4:
+                    break
+                await asyncio.sleep(0.02)
+            listening.cancel()
+            await asyncio.gather(listening, return_exceptions=True)
+            assert heard == [None, "moved g1 0", "to b", "hello"]
 
     run(test)
 
@@ -180,9 +291,9 @@ def test_moves_at_once_commit_together(make_store: MakeStore) -> None:
     async def test() -> int:
         async with opened(make_store()) as store:
             for number in range(40):
-                await store.create(setup(f"g{number}", seats=("random", "random")), [None, None])
+                await create(store, setup(f"g{number}", seats=("random", "random")), [None, None])
             before = store.transactions  # type: ignore[attr-defined]
-            await asyncio.gather(*(store.append(f"g{number}", 0, "draw") for number in range(40)))
+            await asyncio.gather(*(append(store, f"g{number}", 0, "draw") for number in range(40)))
             after = store.transactions  # type: ignore[attr-defined]
             loaded = [await store.load(f"g{number}") for number in range(40)]
             assert all(game is not None and game.moves == ("draw",) for game in loaded)
@@ -228,7 +339,8 @@ def test_a_failed_commit_is_refused_cleanly_and_never_acknowledged(make_store: M
             tokens = [
                 await server.claim(created.game, seat, invite) for seat, invite in enumerate(created.invites) if invite
             ]
-            table = server.tables[created.game]
+            table = await server.join(created.game)
+            assert table is not None
             mover = table.game.current_player
             assert mover is not None
             transport = Recorder()
@@ -262,15 +374,15 @@ def test_a_failed_commit_keeps_nothing_of_its_transaction(make_store: MakeStore)
         failing = Failing(store, driver_error(store, "disk I/O error"))
         async with opened(store):
             for number in range(5):
-                await store.create(setup(f"g{number}"), [None, None])
+                await create(store, setup(f"g{number}"), [None, None])
             failing.left = 1
             answers = await asyncio.gather(
-                *(store.append(f"g{n}", 0, "draw") for n in range(5)), return_exceptions=True
+                *(append(store, f"g{n}", 0, "draw") for n in range(5)), return_exceptions=True
             )
             assert all(isinstance(answer, StoreError) and "disk I/O error" in str(answer) for answer in answers)
             loaded = [await store.load(f"g{n}") for n in range(5)]
             assert all(game is not None and game.moves == () for game in loaded)
-            await store.append("g0", 0, "draw")  # and the store goes on
+            await append(store, "g0", 0, "draw")  # and the store goes on
             assert (await store.load("g0")).moves == ("draw",)  # type: ignore[union-attr]
 
     run(test)
@@ -281,14 +393,14 @@ def test_a_busy_sqlite_database_gives_a_store_error(tmp_path: Path) -> None:
 
     async def test() -> None:
         async with opened(SQLiteStore(path, busy_seconds=0.05)) as store:
-            await store.create(setup(), [None, None])
+            await create(store, setup(), [None, None])
             other = sqlite3.connect(path, isolation_level=None)
             other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
             with pytest.raises(StoreError, match="locked"):
-                await store.append("g1", 0, "draw")
+                await append(store, "g1", 0, "draw")
             other.execute("ROLLBACK")
             other.close()
-            await store.append("g1", 0, "draw")
+            await append(store, "g1", 0, "draw")
             assert (await store.load("g1")).moves == ("draw",)  # type: ignore[union-attr]
 
     run(test)
@@ -302,13 +414,14 @@ def test_a_full_sqlite_database_gives_a_store_error_and_keeps_what_it_had(tmp_pa
             stored = 0
             for number in range(10_000):
                 try:
-                    await store.create(setup(f"game-{number:05}-{'x' * 200}"), ["h" * 64, None])
+                    await create(store, setup(f"game-{number:05}-{'x' * 200}"), ["h" * 64, None], games=10_000)
                 except StoreError as error:
                     assert "full" in str(error)  # noqa: PT017 (the loop ends at the first error)
                     break
                 stored += 1
             assert 0 < stored < 10_000
-            assert len(await store.unfinished()) == stored
+            assert await store.load(f"game-{stored - 1:05}-{'x' * 200}") is not None
+            assert await store.load(f"game-{stored:05}-{'x' * 200}") is None
             return stored
 
     assert run(test) > 0
@@ -317,45 +430,56 @@ def test_a_full_sqlite_database_gives_a_store_error_and_keeps_what_it_had(tmp_pa
     connection.close()
 
 
-def test_a_restarted_server_replays_its_games_and_a_stale_one_is_fenced(make_store: MakeStore) -> None:
+def test_a_node_that_lost_a_game_is_fenced_and_follows_the_node_that_took_it_over(make_store: MakeStore) -> None:
     async def test() -> None:
-        first = GameServer(make_store("one"), limits=FAST)
+        first = GameServer(make_store("one"), limits=FAST, lease_seconds=0.3)
+        second = GameServer(make_store("two"), limits=FAST, lease_seconds=0.3)
         await first.start()
-        created = await first.create(cf.Rules.trains(), ["human", "human"])
-        tokens = [
-            await first.claim(created.game, seat, invite) for seat, invite in enumerate(created.invites) if invite
-        ]
-        table = first.tables[created.game]
-        for seq in range(6):
-            player = table.game.current_player
-            assert player is not None
-            assert await first.play(table, player, seq, str(cf.legal_moves(table.game)[0]))
-        seen = table.view_json(0)
-        transport = Recorder()
-        session = transport.connect(first, created.game)
-        await session.receive(json.dumps({"type": "hello", "seat": 0, "token": tokens[0]}))
-
-        second = GameServer(make_store("two"), limits=FAST)
-        await second.store.open()
-        assert await second.store.adopt("one") == 1
-        await second.store.close()
         await second.start()
+        sessions: list[Session] = []
         try:
-            rebuilt = second.tables[created.game]
-            assert rebuilt.seq == 6
-            assert rebuilt.view_json(0) == seen
-            assert rebuilt.game == table.game
-            player = table.game.current_player
-            assert player is not None
-            assert not await first.play(table, player, 6, str(cf.legal_moves(table.game)[0]))  # fenced
-            await settle([session])
-            assert transport.closed is not None
-            assert transport.closed[0] == 4409
-            assert created.game not in first.tables
+            created = await first.create(cf.Rules.trains(), ["human", "human"])
+            tokens = [
+                await first.claim(created.game, seat, invite or "") for seat, invite in enumerate(created.invites)
+            ]
+            transports = [Recorder(), Recorder()]
+            sessions = [transports[seat].connect(first, created.game) for seat in (0, 1)]
+            for seat, session in enumerate(sessions):
+                await session.receive(json.dumps({"type": "hello", "seat": seat, "token": tokens[seat]}))
+            table = first.tables[created.game]
+            for seq in range(6):
+                mover = table.game.current_player
+                assert mover is not None
+                move = json.dumps({"type": "move", "seq": seq, "move": str(cf.legal_moves(table.game)[0])})
+                await sessions[mover].receive(move)
             assert table.seq == 6
-            assert await second.play(rebuilt, player, 6, str(cf.legal_moves(rebuilt.game)[0]))
+            assert table.owned
+            for watcher in first._watchers:  # the first node stalls: it renews its lease no more
+                watcher.cancel()
+            await asyncio.sleep(0.4)
+            there = Recorder()
+            taker = there.connect(second, created.game)
+            mover = table.game.current_player
+            assert mover is not None
+            await taker.receive(json.dumps({"type": "hello", "seat": mover, "token": tokens[mover]}))
+            theirs = second.tables[created.game]
+            text = str(cf.legal_moves(theirs.game)[0])
+            await taker.receive(json.dumps({"type": "move", "seq": 6, "move": text}))  # the lease lapsed: taken over
+            assert theirs.owned
+            assert theirs.seq == 7
+            stale = str(cf.legal_moves(table.game)[-1])
+            await sessions[mover].receive(json.dumps({"type": "move", "seq": 6, "move": stale}))  # the stale owner
+            await settle([*sessions, taker])
+            assert not table.owned  # fenced (or told by the note), it follows now
+            assert table.seq == 7
+            assert table.game == theirs.game
+            assert json.loads(transports[mover].frames[-1])["type"] == "stale"
+            shown = [json.loads(frame) for frame in transports[1 - mover].frames]
+            assert [frame["seq"] for frame in shown if frame["type"] == "state"] == list(range(1, 8))
+            assert (await second.store.load(created.game)).moves[6] == text  # type: ignore[union-attr]
         finally:
-            await session.closed()
+            for session in [*sessions]:
+                await session.closed()
             await first.close()
             await second.close()
 

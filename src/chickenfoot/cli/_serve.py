@@ -39,10 +39,10 @@ def _programs(items: tuple[str, ...]) -> dict[str, list[str]]:
 def _check_database(path: Path) -> None:
     """Fails with a clear message if ``path`` cannot hold the games (no such folder, not a database, read-only)."""
     if path.is_dir():
-        raise click.BadParameter(f"{str(path)!r} is a folder: name a file, like games.sqlite3", param_hint="'--db'")
+        raise click.BadParameter(f"{str(path)!r} is a folder: name a file, like games.sqlite3", param_hint="'--store'")
     if not path.parent.is_dir():
         raise click.BadParameter(
-            f"the folder {str(path.parent)!r} does not exist: create it first", param_hint="'--db'"
+            f"the folder {str(path.parent)!r} does not exist: create it first", param_hint="'--store'"
         )
     try:
         connection = sqlite3.connect(path)
@@ -53,7 +53,20 @@ def _check_database(path: Path) -> None:
         finally:
             connection.close()
     except sqlite3.Error as error:
-        raise click.BadParameter(f"{str(path)!r} cannot hold the games: {error}", param_hint="'--db'") from None
+        raise click.BadParameter(f"{str(path)!r} cannot hold the games: {error}", param_hint="'--store'") from None
+
+
+def _is_postgres(store: str) -> bool:
+    return store.startswith(("postgresql://", "postgres://"))
+
+
+def _check_origins(origins: tuple[str, ...]) -> None:
+    for origin in origins:
+        if not origin.startswith(("http://", "https://")) or "/" in origin.split("://", 1)[1].rstrip("/"):
+            raise click.BadParameter(
+                f"an origin is a scheme and a host, like https://play.example.org; got {origin!r}",
+                param_hint="'--origin'",
+            )
 
 
 def _check_address(host: str, port: int) -> None:
@@ -85,21 +98,20 @@ def _check_address(host: str, port: int) -> None:
 )
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port to listen at.")
 @click.option(
-    "--db",
-    "db_path",
-    type=click.Path(path_type=Path),
-    default=Path("chickenfoot-games.sqlite3"),
+    "--store",
+    default="chickenfoot-games.sqlite3",
     show_default=True,
-    help="The SQLite file keeping the games (created if missing); unfinished games resume from it.",
+    metavar="FILE|URL",
+    help="Where the games are kept: a SQLite file (created if missing), or a PostgreSQL database"
+    " (postgresql://user@host/db, the postgres extra) that several servers share.",
 )
 @click.option(
-    "--postgres",
-    "postgres_dsn",
-    metavar="DSN",
-    default=None,
-    help="Keep the games in PostgreSQL instead (postgresql://user@host/db; needs the postgres extra).",
+    "--origin",
+    "origins",
+    multiple=True,
+    metavar="URL",
+    help="The origin of pages that may use the server (repeatable); by default its own address.",
 )
-@click.option("--origin", "origins", multiple=True, metavar="URL", help="Also allow pages from URL (repeatable).")
 @click.option(
     "--program",
     "programs",
@@ -115,6 +127,22 @@ def _check_address(host: str, port: int) -> None:
     help="Seconds a bot waits before it moves.",
 )
 @click.option(
+    "--expire-after",
+    type=click.FloatRange(1, min_open=False),
+    default=86_400.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="A game without a move for this long expires: it takes no more moves and no longer counts.",
+)
+@click.option(
+    "--lease",
+    type=click.FloatRange(0.5),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long a server holds a game without renewing its lease: how soon another takes a dead one's games.",
+)
+@click.option(
     "--compression/--no-compression",
     default=True,
     show_default=True,
@@ -124,48 +152,52 @@ def _check_address(host: str, port: int) -> None:
 def serve(
     host: str,
     port: int,
-    db_path: Path,
-    postgres_dsn: str | None,
+    store: str,
     origins: tuple[str, ...],
     programs: tuple[str, ...],
     bot_delay: float,
+    expire_after: float,
+    lease: float,
     compression: bool,
     quiet: bool,
 ) -> None:
     """Serve games to browsers and bots: create one at http://HOST:PORT/, share its seats' links.
 
     Moves are stored (committed) before anyone sees them, so a restarted server resumes every
-    unfinished game. Listens on this machine only unless --host says otherwise.
+    unfinished game. Listens on this machine only unless --host says otherwise. Several servers
+    given one PostgreSQL --store share the games: any of them serves any game, and the others
+    take over the games of one that stops.
     """
-    missing = why_missing("chickenfoot.server") or (why_missing("psycopg") if postgres_dsn else None)
+    postgres = _is_postgres(store)
+    missing = why_missing("chickenfoot.server") or (why_missing("psycopg") if postgres else None)
     if missing:
         raise click.UsageError(missing)
-    for origin in origins:
-        if not origin.startswith(("http://", "https://")) or "/" in origin.split("://", 1)[1].rstrip("/"):
-            raise click.BadParameter(
-                f"an origin is a scheme and a host, like https://play.example.org; got {origin!r}",
-                param_hint="'--origin'",
-            )
+    _check_origins(origins)
     bots = _programs(programs)
-    from ..server import GameServer, PostgresStore, SQLiteStore, Store, serve as run
+    from ..server import GameServer, Limits, PostgresStore, SQLiteStore, Store, own_origins, serve as run
 
     _check_address(host, port)
-    store: Store = PostgresStore(postgres_dsn) if postgres_dsn else SQLiteStore(db_path)
+    kept: Store = PostgresStore(store) if postgres else SQLiteStore(store)
+    limits = Limits(expire_seconds=expire_after)
     try:
-        server = GameServer(store, programs=bots, bot_delay=bot_delay)
+        server = GameServer(kept, programs=bots, bot_delay=bot_delay, limits=limits, lease_seconds=lease)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="'--program'") from None
     # Last, because it creates the file: a refused option leaves nothing behind.
-    if not postgres_dsn:
-        _check_database(db_path)
+    if not postgres:
+        _check_database(Path(store))
+    allowed = list(origins) or own_origins(host, port)
+    pages = ", ".join(allowed) if allowed else "none: name them with --origin"
     click.echo(
-        f"chickenfoot: serving games at http://{host}:{port}/ (keeping them in {store!r}); Ctrl-C stops", err=True
+        f"chickenfoot: serving games at http://{host}:{port}/ (keeping them in {kept!r}; pages allowed: {pages});"
+        " Ctrl-C stops",
+        err=True,
     )
     run(
         server,
         host,
         port,
-        origins=origins,
+        origins=allowed,
         log_level="warning" if quiet else "info",
         access_log=not quiet,
         compression=compression,

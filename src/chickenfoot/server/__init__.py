@@ -1,8 +1,9 @@
 """An authoritative game server: seats, spectators, durable moves and bots, over HTTP and WebSocket.
 
 :class:`GameServer` holds the games and plays their moves (one writer per game, every move
-stored before anyone sees it); a :class:`Store` keeps them (:class:`SQLiteStore` on one
-machine, :class:`PostgresStore` for several); :func:`create_app` puts a server behind a
+stored before anyone sees it); a :class:`Store` keeps them (:class:`SQLiteStore` for one
+server process, :class:`PostgresStore` for several, the *nodes*, which share the games and
+take over a dead one's); :func:`create_app` puts a server behind a
 Starlette app with the browser pages, and :func:`serve` runs that with uvicorn, as
 ``chickenfoot serve`` does. Each connection receives only what its seat may know
 (:func:`chickenfoot.observe`) or, for a spectator, what anyone may (:func:`chickenfoot.spectate`).
@@ -24,14 +25,18 @@ except ModuleNotFoundError as _error:
     raise _needs("chickenfoot.server", _error) from _error
 
 from ._app import create_app
-from ._games import GameServer, NewGame, Refusal, Session, Table
+from ._games import GameServer
 from ._limits import Limits
 from ._postgres import PostgresStore
 from ._protocol import Hello, MoveMessage, ProtocolError, parse_message, protocol_schema, seat_view
-from ._run import serve
-from ._store import Fenced, Setup, SQLiteStore, Store, Stored, StoreError
+from ._run import own_origins, serve
+from ._session import Session
+from ._sqlite import SQLiteStore
+from ._store import Acquired, Fenced, Setup, Store, Stored, StoreError
+from ._table import NewGame, Refusal, Table
 
 __all__ = [
+    "Acquired",
     "Fenced",
     "GameServer",
     "Hello",
@@ -49,6 +54,7 @@ __all__ = [
     "Stored",
     "Table",
     "create_app",
+    "own_origins",
     "parse_message",
     "protocol_schema",
     "seat_view",
@@ -57,6 +63,7 @@ __all__ = [
 
 # Documented here, where users import them from.
 for _public in (
+    Acquired,
     Fenced,
     GameServer,
     Hello,
@@ -74,6 +81,7 @@ for _public in (
     Stored,
     Table,
     create_app,
+    own_origins,
     parse_message,
     protocol_schema,
     seat_view,

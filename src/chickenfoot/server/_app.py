@@ -20,36 +20,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.exceptions import HTTPException
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 import chickenfoot as cf
 from chickenfoot._game import SUPPORTED_SETS
 
 from ._collector import freeze_survivors
-from ._games import GameServer, Refusal
-from ._limits import RateLimit
+from ._games import GameServer
+from ._limits import Rates, prefix
 from ._protocol import CLOSE_POLICY
+from ._store import StoreError
+from ._table import Refusal
 
 __all__ = ["create_app"]
 
-log = logging.getLogger("chickenfoot.server")
-
 STATIC = Path(str(resources.files("chickenfoot.server").joinpath("static")))
 BODY_BYTES = 16 * 1024  # the largest request body (a game's set-up is well under 1 KiB)
-_ADDRESSES = 10_000  # the client addresses whose request rates are remembered
 _HEADERS = {
     "Content-Security-Policy": "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -67,37 +64,31 @@ class _App:
     def __init__(self, server: GameServer, origins: Iterable[str]) -> None:
         self.server = server
         self.origins = frozenset(origin.rstrip("/") for origin in origins)
-        self.rates: OrderedDict[str, RateLimit] = OrderedDict()
+        limits = server.limits
+        self.rates = Rates(limits.requests_per_second, limits.request_burst)
 
     # -- checks ------------------------------------------------------------------------------
 
-    def origin_refused(self, scope: Scope, headers: Any) -> str | None:
-        """Says why a request's ``Origin`` is refused, or ``None``: the page's own origin and those configured pass.
+    def refused(self, connection: HTTPConnection) -> JSONResponse | None:
+        """Answers a state-changing request (or a WebSocket) from a page of another origin, or past its prefix's rate.
 
-        A request without ``Origin`` comes from no browser page (a bot, a script) and passes:
-        the check stops other sites' pages from acting with a visitor's browser.
+        Only the origins configured pass, never the request's own ``Host``, which a page of
+        another site can name (DNS rebinding). A request without ``Origin`` comes from no browser
+        page (a bot, a script) and passes: the check stops other sites' pages from acting with
+        a visitor's browser.
         """
-        origin = headers.get("origin")
-        if origin is None:
-            return None
-        host = headers.get("host")
-        if host and origin in (f"http://{host}", f"https://{host}"):
-            return None
-        if origin.rstrip("/") in self.origins:
-            return None
-        return f"origin {origin[:100]} may not use this server (chickenfoot serve --origin adds one)"
-
-    def rate_refused(self, request: Request) -> bool:
-        address = request.client.host if request.client else "?"
-        limits = self.server.limits
-        rate = self.rates.get(address)
-        if rate is None:
-            rate = self.rates[address] = RateLimit(limits.requests_per_second, limits.request_burst)
-            if len(self.rates) > _ADDRESSES:
-                self.rates.popitem(last=False)
-        else:
-            self.rates.move_to_end(address)
-        return not rate.take()
+        origin = connection.headers.get("origin")
+        if origin is not None and origin.rstrip("/") not in self.origins:
+            return _error(403, f"origin {origin[:100]} may not use this server (chickenfoot serve --origin adds one)")
+        address = connection.client.host if connection.client else "?"
+        if not self.rates.take(prefix(address, self.server.limits)):
+            limits = self.server.limits
+            return _error(
+                429,
+                f"too many requests: at most {limits.requests_per_second:g} a second from one network"
+                f" (bursts of {limits.request_burst})",
+            )
+        return None
 
     async def body(self, request: Request) -> dict[str, Any]:
         if request.headers.get("content-type", "").partition(";")[0].strip() != "application/json":
@@ -112,22 +103,15 @@ class _App:
             data = json.loads(b"".join(chunks))
         except ValueError as error:
             raise Refusal(400, f"not JSON: {error}") from None
+        except RecursionError:
+            raise Refusal(400, "not JSON this server reads: nested too deep") from None
         if type(data) is not dict:
             raise Refusal(400, "send a JSON object")
         return data
 
     async def guarded(self, request: Request, action: Callable[[Request], Awaitable[Response]]) -> Response:
-        """Runs a state-changing request past the origin check and the address's rate, answering a refusal as JSON."""
-        refused = self.origin_refused(request.scope, request.headers)
-        if refused:
-            return _error(403, refused)
-        if self.rate_refused(request):
-            limits = self.server.limits
-            return _error(429, f"too many requests: at most {limits.requests_per_second:g} a second from one address")
-        try:
-            return await action(request)
-        except Refusal as refusal:
-            return _error(refusal.status, refusal.reason, refusal.rule)
+        """Runs a state-changing request past the origin check and its prefix's rate."""
+        return self.refused(request) or await action(request)
 
     # -- pages -------------------------------------------------------------------------------
 
@@ -167,10 +151,7 @@ class _App:
         return await self.guarded(request, run)
 
     async def game(self, request: Request) -> Response:
-        table = await self.server.table(request.path_params["game"])
-        if table is None:
-            return _error(404, f"no game {request.path_params['game']!r} on this server")
-        return JSONResponse(table.summary(), headers=_API_HEADERS)
+        return JSONResponse(await self.server.summary(request.path_params["game"]), headers=_API_HEADERS)
 
     async def claim(self, request: Request) -> Response:
         async def run(request: Request) -> Response:
@@ -184,16 +165,16 @@ class _App:
         return await self.guarded(request, run)
 
     async def record(self, request: Request) -> Response:
-        try:
-            text = await self.server.record(request.path_params["game"])
-        except Refusal as refusal:
-            return _error(refusal.status, refusal.reason, refusal.rule)
+        text = await self.server.record(request.path_params["game"])
         return Response(text, media_type="application/json", headers=_API_HEADERS)
 
     async def websocket(self, websocket: WebSocket) -> None:
-        refused = self.origin_refused(websocket.scope, websocket.headers)
-        if refused:
-            await websocket.close(CLOSE_POLICY, refused)  # before accepting: the handshake gets HTTP 403
+        refused = self.refused(websocket)
+        if refused is not None:  # before accepting: the handshake gets the HTTP answer
+            if "websocket.http.response" in websocket.scope.get("extensions", {}):
+                await websocket.send_denial_response(refused)
+            else:
+                await websocket.close(CLOSE_POLICY, json.loads(bytes(refused.body))["error"])
             return
         await websocket.accept()
 
@@ -226,15 +207,18 @@ def _rules(value: object) -> cf.Rules:
             return cf.from_json(json.dumps(value), cf.Rules)
         except cf.InvalidRecordError as error:
             raise Refusal(400, f"bad rules: {error}") from None
+        except RecursionError:
+            raise Refusal(400, "bad rules: nested too deep") from None
     raise Refusal(400, f'"rules" is "trains", "cross" or a rules document, got {json.dumps(value)[:40]}')
 
 
 def create_app(server: GameServer, *, origins: Iterable[str] = (), freeze_heap: bool = False) -> Starlette:
     """Builds the Starlette app serving ``server``: its pages, its API and its WebSocket (see the module docs).
 
-    The app starts the server (rebuilding its games from the store) when it starts, and closes
-    it when it stops. ``origins`` are the pages' origins allowed besides the server's own
-    (``"https://play.example.org"``); a browser request from any other is refused.
+    The app starts the server when it starts, and closes it when it stops. ``origins`` are the
+    origins of the pages that may use it (``"https://play.example.org"``, and the server's own
+    address as browsers name it): a browser request from any other is refused, whatever its
+    ``Host`` header says. Every failure of a request is answered as JSON with its reason.
     ``freeze_heap`` keeps the cycle collector's full collections off the live games while the
     app runs (it changes the whole process's collector: :func:`serve` turns it on, as the
     process is the server's alone; see ``chickenfoot.server._collector``).
@@ -265,4 +249,26 @@ def create_app(server: GameServer, *, origins: Iterable[str] = (), freeze_heap: 
         WebSocketRoute("/api/games/{game}/ws", app.websocket),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    handlers = {Refusal: _refusal, StoreError: _store_error, HTTPException: _http_error, Exception: _internal_error}
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+
+
+# Every failure of a request is answered as JSON, {"error": reason, "rule": rule ID or null}.
+
+
+async def _refusal(request: Request, error: Exception) -> Response:
+    assert isinstance(error, Refusal)
+    return _error(error.status, error.reason, error.rule)
+
+
+async def _store_error(request: Request, error: Exception) -> Response:
+    return _error(503, f"the store cannot be used now ({error}): try again")
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    return _error(error.status_code, str(error.detail))
+
+
+async def _internal_error(request: Request, error: Exception) -> Response:
+    return _error(500, "the server failed to answer this request (its log says why): try again")

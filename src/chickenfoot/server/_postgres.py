@@ -1,15 +1,28 @@
-"""The store on PostgreSQL (psycopg 3): the same operations as SQLite's, for servers that share one database."""
+"""The store on PostgreSQL (psycopg 3): the same operations as SQLite's, for nodes that share one database.
+
+Notes between nodes are PostgreSQL's ``NOTIFY``, sent in the transaction whose commit they
+announce (so a node hears of a move only once it is stored), and heard on a connection of
+their own that ``LISTEN``\\ s, in the event loop (psycopg's asynchronous connection).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
+import secrets
 import socket
 from typing import Any
 
-from ._store import _Operations
+from ._queries import Dialect, SQLStore
+from ._store import Receive
 
 __all__ = ["PostgresStore"]
 
-_POSTGRES_SCHEMA = """
+log = logging.getLogger("chickenfoot.server")
+
+CHANNEL = "chickenfoot"
+_SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     setup TEXT NOT NULL,
@@ -17,6 +30,9 @@ CREATE TABLE IF NOT EXISTS games (
     finished INTEGER NOT NULL DEFAULT 0,
     record TEXT
 );
+ALTER TABLE games ADD COLUMN IF NOT EXISTS moved DOUBLE PRECISION NOT NULL DEFAULT date_part('epoch', now());
+ALTER TABLE games ADD COLUMN IF NOT EXISTS lease DOUBLE PRECISION NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN IF NOT EXISTS bots_turn INTEGER NOT NULL DEFAULT 0;
 CREATE TABLE IF NOT EXISTS seats (
     game TEXT NOT NULL REFERENCES games (id),
     seat INTEGER NOT NULL,
@@ -30,19 +46,30 @@ CREATE TABLE IF NOT EXISTS moves (
     move TEXT NOT NULL,
     PRIMARY KEY (game, seq)
 );
-CREATE INDEX IF NOT EXISTS games_open ON games (owner, finished);
+CREATE INDEX IF NOT EXISTS games_in_play ON games (finished, moved);
+CREATE INDEX IF NOT EXISTS games_waiting ON games (finished, bots_turn, lease);
 """
+_RETRY_SECONDS = 1.0  # between tries to listen again after the connection dropped
 
 
-class PostgresStore(_Operations[Any]):
+class PostgresStore(SQLStore[Any]):
     """Keeps games in PostgreSQL, ``dsn`` naming the database (``"postgresql://user@host/db"``).
 
-    Each server process has an ``owner`` name (the host's name by default) and serves the games
-    it owns; the ``(game, sequence)`` key and the owner check on every stored move fence a stale
-    owner out (see the docs page "Serving games"). Needs the ``postgres`` extra (psycopg 3).
+    Each node has an ``owner`` name, unique to the process by default (the host's name, the
+    process id and a random part), under which it holds the leases of the games it serves (see
+    the docs page "Serving games"). Needs the ``postgres`` extra (psycopg 3).
     """
 
-    placeholder = "%s"
+    _dialect = Dialect(
+        "%s",
+        "date_part('epoch', now())",
+        "(SELECT json_array_elements_text(%s::json))",
+        " FOR SHARE",
+        " FOR UPDATE SKIP LOCKED",
+        "SELECT pg_advisory_xact_lock(7203012)",
+        f"SELECT pg_notify('{CHANNEL}', %s)",
+    )
+    shared = True
 
     def __init__(self, dsn: str, *, owner: str | None = None) -> None:
         try:
@@ -51,7 +78,9 @@ class PostgresStore(_Operations[Any]):
             from .._io import needs
 
             raise needs("chickenfoot.server.PostgresStore", error, "postgres") from error
-        super().__init__(owner if owner is not None else socket.gethostname())
+        if owner is None:
+            owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        super().__init__(owner)
         self.dsn = dsn
         self._psycopg = psycopg
         self._errors = (psycopg.Error,)
@@ -63,7 +92,7 @@ class PostgresStore(_Operations[Any]):
         connection = self._psycopg.connect(self.dsn, autocommit=False, connect_timeout=10)
         with connection.transaction():
             connection.execute("SELECT pg_advisory_xact_lock(7203011)")  # one schema creation at a time
-            for statement in _POSTGRES_SCHEMA.split(";"):
+            for statement in _SCHEMA.split(";"):
                 if statement.strip():
                     connection.execute(statement)
         connection.commit()
@@ -81,3 +110,16 @@ class PostgresStore(_Operations[Any]):
 
     def _disconnect(self, connection: Any) -> None:
         connection.close()
+
+    async def listen(self, receive: Receive) -> None:
+        while True:
+            try:
+                connection = await self._psycopg.AsyncConnection.connect(self.dsn, autocommit=True, connect_timeout=10)
+                async with connection:
+                    await connection.execute(f"LISTEN {CHANNEL}")
+                    receive(None)  # listening (again): whatever was sent before may have been missed
+                    async for notice in connection.notifies():
+                        receive(notice.payload)
+            except self._psycopg.Error as error:
+                log.warning("listening to the other nodes failed (%s): trying again", error)
+            await asyncio.sleep(_RETRY_SECONDS)

@@ -3,10 +3,11 @@
 A client sends JSON text: ``hello`` once (which seat, with its token; or none, to watch), then
 ``move`` messages. The server sends ``sync`` (everything the connection may know: the table,
 the log of moves, its view), ``state`` after each stored move (the move and the new view),
-``ack`` to the mover once the move is stored, ``refused`` with a reason and a rule ID, and
-``seats`` when a seat is claimed. A message that breaks the protocol closes the connection
-with a code and a reason. The JSON Schema of every message is :func:`protocol_schema`; the docs
-page "Serving games" describes them.
+``ack`` to the mover once the move is stored, ``refused`` with a reason and a rule ID,
+``stale`` for a move made at a state that is gone, and ``seats`` when a seat is claimed. A
+message that breaks the protocol closes the connection with a code and a reason. The JSON
+Schema of every message is :func:`protocol_schema`; the docs page "Serving games" describes
+them.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ __all__ = [
     "CLOSE_BINARY",
     "CLOSE_GOING_AWAY",
     "CLOSE_MALFORMED",
-    "CLOSE_MOVED",
     "CLOSE_NO_GAME",
     "CLOSE_POLICY",
+    "CLOSE_REPLACED",
     "CLOSE_TOKEN",
     "CLOSE_TOO_BIG",
     "CLOSE_FULL",
@@ -41,19 +42,19 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_BINARY = 1003
 """A binary frame: the protocol is JSON text."""
 CLOSE_POLICY = 1008
-"""Too many messages, or too slow to read them."""
+"""Too many messages, or too slow to take the frames sent."""
 CLOSE_TOO_BIG = 1009
 """A message over the size cap."""
 CLOSE_FULL = 1013
-"""The game has as many connections as it takes."""
+"""The game has as many spectators as it takes, or too many are joining: try again later."""
 CLOSE_MALFORMED = 4400
 """A message that is not one of the protocol's (not JSON, not an object, an unknown type, a bad field)."""
 CLOSE_TOKEN = 4401
 """A seat asked for without its token, or with another's."""
 CLOSE_NO_GAME = 4404
 """No such game on this server."""
-CLOSE_MOVED = 4409
-"""The game is now served by another process (this one was fenced out)."""
+CLOSE_REPLACED = 4410
+"""The seat was opened on a newer connection, past the connections a seat may have."""
 
 MOVE_TEXT = 40  # the longest move a client may write ("18-17@1234567" is 13)
 

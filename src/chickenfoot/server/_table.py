@@ -1,25 +1,39 @@
-"""One game in play on the server (:class:`Table`), what creating one gives back, and the server's refusals."""
+"""One game in memory on a node (:class:`Table`), what creating one gives back, and the server's refusals.
+
+A table is the game's state rebuilt from its seed and stored moves, its connections on this
+node, and whether this node holds the game's lease (and so plays its moves) or follows another
+node's moves. What a table needs of a connection, and of whoever made a move, is said here as
+protocols (:class:`Connection`, :class:`Mover`), so that this module imports neither.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 import attrs
 
 import chickenfoot as cf
-from chickenfoot.bots import KINDS, Bot, ProcessBot, make_bot
+from chickenfoot.bots import KINDS
 from chickenfoot.svg import render_svg
 
+from ._limits import RateLimit
 from ._protocol import seat_view
-from ._store import Stored, StoreError
+from ._store import Setup, Stored, StoreError
 
-if TYPE_CHECKING:
-    from ._games import Session
-
-__all__ = ["HUMAN", "SEATED_BOTS", "CloseConnection", "NewGame", "Refusal", "SendFrame", "Table"]
+__all__ = [
+    "HUMAN",
+    "SEATED_BOTS",
+    "Connection",
+    "Mover",
+    "NewGame",
+    "Refusal",
+    "Table",
+    "describe",
+]
 
 HUMAN = "human"
 SEATED_BOTS = tuple(kind.name for kind in KINDS if kind.fair and kind.name != "cmd")
@@ -47,42 +61,84 @@ class NewGame:
     """Each seat's invitation, ``None`` for a bot's seat; shown once, and stored only as a hash."""
 
 
-SendFrame = Callable[[str], Awaitable[None]]
-CloseConnection = Callable[[int, str], Awaitable[None]]
+class Connection(Protocol):
+    """What a table needs of a connection to it: its seat, its wishes, and a way to send and to close."""
+
+    seat: int | None
+    svg: bool
+
+    def send(self, frame: str) -> None:
+        """Queues a frame for the client."""
+
+    def close(self, code: int, reason: str) -> None:
+        """Closes the connection with ``code`` and ``reason``."""
+
+
+class Mover(Protocol):
+    """Whoever made a move, told what became of it: a connection on this node, or one on another."""
+
+    def ack(self, seq: int, move: str) -> None:
+        """Tells the mover its move is stored; the game now has ``seq`` moves."""
+
+    def refuse(self, seq: int, move: str, refusal: Refusal) -> None:
+        """Tells the mover its move was not played, and why."""
+
+    def stale(self, seq: int, move: str) -> None:
+        """Tells the mover its move was made at a state that is gone; the game has ``seq`` moves."""
+
+
+def describe(setup: Setup, tokens: Sequence[str | None], seq: int, *, is_over: bool, expired: bool) -> dict[str, Any]:
+    """Describes a game as anyone may see it (never the seed, a hand or the yard)."""
+    return {
+        "game": setup.game,
+        "players": setup.players,
+        "rules": json.loads(cf.to_json(setup.rules)),
+        "rounds": setup.rules.rounds,
+        "seats": _seats(setup, tokens),
+        "seq": seq,
+        "is_over": is_over,
+        "expired": expired,
+    }
+
+
+def _seats(setup: Setup, tokens: Sequence[str | None]) -> list[dict[str, Any]]:
+    return [
+        {"kind": "human" if kind == HUMAN else "bot", "name": kind, "claimed": kind != HUMAN or token is not None}
+        for kind, token in zip(setup.seats, tokens, strict=True)
+    ]
 
 
 class Table:
-    """Holds one game in play: its state, its log of moves, its seats' secrets (hashed) and its connections."""
+    """Holds one game in memory: its state, its log of moves, its seats' secrets (hashed) and its connections here.
 
-    def __init__(self, stored: Stored, *, programs: Mapping[str, Sequence[str]], program_seconds: float) -> None:
+    ``owned`` says this node holds the game's lease: it alone plays the game's moves (and its
+    bots'); otherwise it applies the moves the owner announces. ``expire_seconds`` is how long
+    the game may go without a move before it expires.
+    """
+
+    def __init__(self, stored: Stored, *, expire_seconds: float, joins: RateLimit) -> None:
         setup = stored.setup
         self.setup = setup
         self.invites = list(stored.invites)
         self.tokens = list(stored.tokens)
+        self.expire_seconds = expire_seconds
         # The game rebuilt from its seed and every stored move, each through apply.
-        game = cf.new_game(setup.rules, setup.players, setup.seed)
+        self.game = cf.new_game(setup.rules, setup.players, setup.seed)
         self.log: list[tuple[int, int, str]] = []
         for text in stored.moves:
-            player = game.current_player
-            if player is None:
+            if self.game.is_over:
                 raise StoreError(f"game {setup.game}'s log goes on after the game is over")
-            self.log.append((game.round_index, player, text))
-            game = cf.apply(game, cf.parse_move(text))
-        if game.is_over != stored.finished:
+            self._apply(text)
+        if self.game.is_over != stored.finished:
             raise StoreError(
                 f"game {setup.game} is stored as {'over' if stored.finished else 'in play'}, its moves say not"
             )
-        self.game = game
+        self.moved = time.monotonic() - stored.idle  # when the last move was made, on this node's clock
         self.lock = asyncio.Lock()  # one writer
-        self.sessions: set[Session] = set()
-        self.fenced = False
-        self.bots: dict[int, Bot] = {
-            seat: _bot(kind, setup.seed + seat, programs, program_seconds)
-            for seat, kind in enumerate(setup.seats)
-            if kind != HUMAN and not game.is_over
-        }
-        self.told = len(game.results)  # how many finished rounds the bots have been told of
-        self.wake = asyncio.Event()
+        self.sessions: set[Connection] = set()
+        self.owned = False
+        self.joins = joins  # spectators joining, a second
+        self.wake = asyncio.Event()  # set at every move, for the bots waiting for their turn
         self.bot_task: asyncio.Task[None] | None = None
         self._public: str | None = None  # the spectator document of the current state
         self._svgs: dict[int | None, str] = {}  # the current state drawn, by seat (None: a spectator's)
@@ -97,24 +153,20 @@ class Table:
         """Gets the number of moves made so far (the sequence number the next move is made at)."""
         return len(self.log)
 
-    def seats(self) -> list[dict[str, Any]]:
-        """Describes each seat for clients: who sits there and whether it is taken."""
-        return [
-            {"kind": "human" if kind == HUMAN else "bot", "name": kind, "claimed": kind != HUMAN or token is not None}
-            for kind, token in zip(self.setup.seats, self.tokens, strict=True)
-        ]
+    @property
+    def expired(self) -> bool:
+        """Tells whether the game has gone ``expire_seconds`` without a move (and takes no more)."""
+        return not self.game.is_over and time.monotonic() - self.moved >= self.expire_seconds
+
+    def bots_turn(self, game: cf.GameState | None = None) -> bool:
+        """Tells whether a bot the server seats is to move in ``game`` (this table's, by default)."""
+        game = self.game if game is None else game
+        player = game.current_player
+        return player is not None and self.setup.seats[player] != HUMAN
 
     def summary(self) -> dict[str, Any]:
         """Describes the game as anyone may see it (never the seed, a hand or the yard)."""
-        return {
-            "game": self.id,
-            "players": self.setup.players,
-            "rules": json.loads(cf.to_json(self.setup.rules)),
-            "rounds": self.setup.rules.rounds,
-            "seats": self.seats(),
-            "seq": self.seq,
-            "is_over": self.game.is_over,
-        }
+        return describe(self.setup, self.tokens, self.seq, is_over=self.game.is_over, expired=self.expired)
 
     def advance(self, after: cf.GameState, text: str) -> None:
         """Applies a stored move: the log and the state move on, and what was written of the old state goes."""
@@ -122,9 +174,25 @@ class Table:
         assert before.current_player is not None
         self.log.append((before.round_index, before.current_player, text))
         self.game = after
+        self.moved = time.monotonic()
         self._public = None
         self._svgs.clear()
         self.wake.set()
+
+    def follow(self, text: str) -> None:
+        """Applies a move another node stored (raises :class:`~chickenfoot.IllegalMoveError` if it does not apply)."""
+        self._apply(text)
+        self.moved = time.monotonic()
+        self._public = None
+        self._svgs.clear()
+        self.wake.set()
+
+    def _apply(self, text: str) -> None:
+        player = self.game.current_player
+        assert player is not None
+        after = cf.apply(self.game, cf.parse_move(text))
+        self.log.append((self.game.round_index, player, text))
+        self.game = after
 
     def view_json(self, seat: int | None) -> str:
         """Writes what ``seat`` (``None``: a spectator) may see now, as a view (or spectator) document."""
@@ -142,8 +210,28 @@ class Table:
             drawn = self._svgs[seat] = render_svg(view, hand=False)
         return drawn
 
+    def sync_frame(self, seat: int | None, svg: bool) -> str:
+        """Writes everything a connection of ``seat`` may know: the table, the log of moves and its view now."""
+        head = json.dumps({"type": "sync", "seq": self.seq, "seat": seat, "table": self.summary(), "log": self.log})
+        frame = head[:-1] + ', "view": ' + self.view_json(seat)
+        if svg:
+            frame += ', "svg": ' + json.dumps(self.svg(seat))
+        return frame + "}"
 
-def _bot(kind: str, seed: int, programs: Mapping[str, Sequence[str]], seconds: float) -> Bot:
-    if kind in programs:
-        return ProcessBot(list(programs[kind]), seconds=seconds, name=kind)
-    return make_bot(kind, seed=seed)
+    def broadcast(self) -> None:
+        """Sends the last move, and each connection's view after it, to every connection here."""
+        round_, player, text = self.log[-1]
+        last = json.dumps([round_, player, text])
+        head = f'{{"type": "state", "seq": {self.seq}, "last": {last}, "view": '
+        for session in list(self.sessions):
+            frame = head + self.view_json(session.seat)
+            if session.svg:
+                frame += ', "svg": ' + json.dumps(self.svg(session.seat))
+            session.send(frame + "}")
+
+    def seat_taken(self, seat: int, token: str) -> None:
+        """Notes a seat's claim (its token's hash) and tells every connection here."""
+        self.tokens[seat] = token
+        frame = json.dumps({"type": "seats", "seats": _seats(self.setup, self.tokens)})
+        for session in list(self.sessions):
+            session.send(frame)

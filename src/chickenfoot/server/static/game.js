@@ -7,15 +7,13 @@
 // with the token, and the server answers with a sync (everything the seat may know), then a state
 // frame per stored move. Every move is the server's to check; a refused one shows the server's
 // reason and rule ID. A spectator's page says hello with no seat and draws no hand, having none.
+import { BUSY, afterClose } from "./closes.js";
 import { $, drawTable, make, plural, showRefusal } from "./table.js";
 
 const parts = location.pathname.split("/").map(decodeURIComponent); // ["", "games", game, "seat", N] or [.., "watch"]
 const game = parts[2];
 const seat = parts[3] === "seat" ? Number(parts[4]) : null; // null: watching
 const tokenKey = `chickenfoot:${game}:seat:${seat}`;
-const RETRY_SECONDS = [0.25, 0.5, 1, 2, 4]; // the waits before reconnecting; the last one repeats
-// Closes that reconnecting would only repeat (see the protocol's close codes): the page says why and stops.
-const FINAL = new Set([1003, 1009, 4400, 4401, 4404, 4409]);
 
 let token = null; // the seat's token (a seat's page)
 let socket = null; // the open (or opening) WebSocket
@@ -149,16 +147,18 @@ function connect() {
 function closed(ws, event) {
   if (socket !== ws) return;
   socket = null;
-  if (FINAL.has(event.code)) {
+  const next = afterClose(event.code, retries);
+  if (next.stop) {
     if (event.code === 4401) localStorage.removeItem(tokenKey); // refused: the link can claim the seat afresh
-    setConnection("failed", `The server closed the connection: ${event.reason || `code ${event.code}`}.`);
+    const why = event.reason || `code ${event.code}`;
+    const later = event.code === BUSY ? " Reload the page later to try again." : "";
+    setConnection("failed", `The server closed the connection: ${why}.${later}`);
     return;
   }
-  const wait = RETRY_SECONDS[Math.min(retries, RETRY_SECONDS.length - 1)];
   retries += 1;
   const why = event.reason ? ` (${event.reason})` : "";
-  setConnection("lost", `Connection lost${why}: reconnecting in ${wait} s…`);
-  timer = setTimeout(connect, wait * 1000);
+  setConnection("lost", `Connection lost${why}: reconnecting in ${next.wait} s…`);
+  timer = setTimeout(connect, next.wait * 1000);
 }
 
 // Gets the seat's token: the one this browser keeps, or a new one, claimed with the link's invitation.

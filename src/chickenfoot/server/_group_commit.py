@@ -1,0 +1,172 @@
+"""Group commit: every store operation runs in one writer thread, on one connection, many to a transaction.
+
+Each call queues an operation (a function of the connection); the thread runs whatever is
+queued as one transaction and answers each caller once ``COMMIT`` has returned, all with the
+error if it failed. An operation may refuse on its own (a :class:`~chickenfoot.server.StoreError`
+it raises, like :class:`~chickenfoot.server.Fenced`) without failing the others.
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import contextlib
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from ._store import Store, StoreError
+
+__all__ = ["WriterStore"]
+
+T = TypeVar("T")
+Connection = TypeVar("Connection")
+
+_BATCH = 512  # the most operations one transaction takes
+
+
+@attrs.define
+class _Operation(Generic[T]):
+    run: Callable[[Any], T]
+    future: asyncio.Future[T]
+
+
+class _Stop:
+    pass
+
+
+class WriterStore(Store, Generic[Connection]):
+    """A store whose operations run in one thread, on one connection, many to a transaction."""
+
+    _errors: tuple[type[Exception], ...] = ()  # the driver's errors, reported as StoreError
+
+    def __init__(self, owner: str) -> None:
+        self.owner = owner
+        self._queue: queue.SimpleQueue[_Operation[Any] | _Stop] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.transactions = 0
+        """How many transactions have committed (a group commit counts once)."""
+
+    # The back end's part: a connection, and its transactions.
+    @abc.abstractmethod
+    def _connect(self) -> Connection: ...
+
+    @abc.abstractmethod
+    def _begin(self, connection: Connection) -> None: ...
+
+    @abc.abstractmethod
+    def _commit(self, connection: Connection) -> None: ...
+
+    @abc.abstractmethod
+    def _rollback(self, connection: Connection) -> None: ...
+
+    @abc.abstractmethod
+    def _disconnect(self, connection: Connection) -> None: ...
+
+    async def open(self) -> None:
+        if self._thread is not None:
+            raise RuntimeError("the store is open already")
+        self._loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = self._loop.create_future()
+        self._thread = threading.Thread(target=self._work, args=(ready,), name=f"{type(self).__name__} writer")
+        self._thread.daemon = True  # a killed server must not hang on it; close() joins it
+        self._thread.start()
+        try:
+            await ready
+        except StoreError:
+            await asyncio.to_thread(self._thread.join)
+            self._thread = None
+            raise
+
+    async def close(self) -> None:
+        if self._thread is None:
+            return
+        self._queue.put(_Stop())
+        await asyncio.to_thread(self._thread.join)
+        self._thread = None
+
+    def _submit(self, run: Callable[[Connection], T]) -> asyncio.Future[T]:
+        if self._thread is None or self._loop is None:
+            raise RuntimeError("the store is not open: await store.open() first")
+        future: asyncio.Future[T] = self._loop.create_future()
+        self._queue.put(_Operation(run, future))
+        return future
+
+    def _answer(self, future: asyncio.Future[Any], result: object, error: BaseException | None) -> None:
+        assert self._loop is not None
+
+        def settle() -> None:
+            if future.done():  # the caller gave up waiting (cancelled)
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                future.set_result(result)
+
+        with contextlib.suppress(RuntimeError):  # the loop has closed (its server never closed the store): nobody waits
+            self._loop.call_soon_threadsafe(settle)
+
+    def _work(self, ready: asyncio.Future[None]) -> None:
+        try:
+            connection = self._connect()
+        except self._errors as error:
+            self._answer(ready, None, StoreError(f"cannot open the store: {error}"))
+            return
+        self._answer(ready, None, None)
+        try:
+            while True:
+                first = self._queue.get()
+                if isinstance(first, _Stop):
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < _BATCH:
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if isinstance(item, _Stop):
+                        stop = True
+                        break
+                    batch.append(item)
+                connection = self._transaction(connection, batch)
+                if stop:
+                    return
+        finally:
+            self._disconnect(connection)
+
+    def _transaction(self, connection: Connection, batch: list[_Operation[Any]]) -> Connection:
+        """Runs ``batch`` as one transaction, then answers each operation: all after COMMIT, or all with its error."""
+        results: list[tuple[object, BaseException | None]] = []
+        try:
+            self._begin(connection)
+            for operation in batch:
+                try:
+                    results.append((operation.run(connection), None))
+                except StoreError as refused:  # this operation's own answer (Fenced, say); the others go on
+                    results.append((None, refused))
+            self._commit(connection)
+        except self._errors as error:
+            failure = StoreError(f"the store failed: {error}")
+            try:
+                self._rollback(connection)
+            except self._errors:
+                self._disconnect(connection)
+                connection = self._reconnect(connection)
+            for operation in batch:
+                self._answer(operation.future, None, failure)
+            return connection
+        self.transactions += 1
+        for operation, (result, refusal) in zip(batch, results, strict=True):
+            self._answer(operation.future, result, refusal)
+        return connection
+
+    def _reconnect(self, old: Connection) -> Connection:
+        try:
+            return self._connect()
+        except self._errors:
+            return old  # the next transaction fails and tries again
