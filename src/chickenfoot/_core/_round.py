@@ -583,11 +583,12 @@ class Round(Openings):
 
     # -- moves ------------------------------------------------------------------------------
 
-    def after_public(self, move: object, moves: PublicMoves) -> Round | None:
+    def after_public(self, move: object, moves: PublicMoves, *, close: bool = False) -> Round | None:
         """Returns the round after ``move`` if :meth:`public_legal` handed it out from ``moves``, else ``None``.
 
         A public play is read back from its fields, ``move.tile.index`` and ``move.onto``: cheaper
-        than keeping the codes beside the moves, or looking them up.
+        than keeping the codes beside the moves, or looking them up. With ``close``, a round the
+        move ends is closed by its game (:meth:`Game.close`), as :meth:`after` does.
         """
         view = self.legal_view
         if view is not None:
@@ -595,11 +596,13 @@ class Round(Openings):
                 if candidate is not move:
                     continue
                 if move is moves.draw:
-                    return self._after_draw()
-                if move is moves.pass_:
-                    return self._after_pass()
-                played: Any = move  # a public play (chickenfoot.Play)
-                return self._after_play(played.tile.index, played.onto)
+                    after = self._after_draw()
+                elif move is moves.pass_:
+                    after = self._after_pass()
+                else:
+                    played: Any = move  # a public play (chickenfoot.Play)
+                    after = self._after_play(played.tile.index, played.onto)
+                return after.closed() if close else after
         return None
 
     def with_game(self, game: Game) -> Round:
@@ -616,13 +619,29 @@ class Round(Openings):
             log=self.log,
         )
 
-    def after(self, move: int) -> Round:
-        """Returns the round after ``move``, which must be one of :meth:`legal`."""
+    def after(self, move: int, *, close: bool = False) -> Round:
+        """Returns the round after ``move``, which must be one of :meth:`legal`.
+
+        With ``close``, a round the move ends is closed by its game (:meth:`closed`): what
+        ``apply`` gives for a game, where the searches, which stop at the round's end, leave it.
+        """
         if is_play(move):
-            return self._after_play(code_tile(move), code_onto(move))
-        if move == DRAW:
-            return self._after_draw()
-        return self._after_pass()
+            after = self._after_play(code_tile(move), code_onto(move))
+        elif move == DRAW:
+            after = self._after_draw()
+        else:
+            after = self._after_pass()
+        return after.closed() if close else after
+
+    def closed(self) -> Round:
+        """Returns the round the game goes on with: this one or, once over, what :meth:`Game.close` gives.
+
+        A round played outside a game (no ``setup.game``) is returned as it is.
+        """
+        game = self.setup.game
+        if self.over and game is not None:
+            return game.close(self)  # scored, added up, and the next round dealt or the winners decided
+        return self
 
     def moved(
         self,

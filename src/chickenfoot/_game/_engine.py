@@ -3,9 +3,10 @@
 ``legal_moves`` and ``apply`` accept a :class:`GameState` or a :class:`RoundState`; ``apply``
 returns a new state of the same kind and never changes its input. ``apply`` is one path, each
 step in one module: the move is checked (found among the legal moves, or refused with the
-reason, :mod:`._checks`), the core round makes it (:meth:`~chickenfoot._core.Round.after`), a
-game's round that ended is closed by the core (:meth:`~chickenfoot._core.Game.close`: scored,
-added up, the next dealt or the winners decided), and the new state shows the core round.
+reason, :mod:`._checks`), the core round makes it in one call
+(:meth:`~chickenfoot._core.Round.after`), which for a game also closes a round the move ends
+(:meth:`~chickenfoot._core.Game.close`: scored, added up, the next dealt or the winners decided),
+and the new state shows the core round.
 """
 
 from __future__ import annotations
@@ -81,13 +82,10 @@ def apply(state: GameState | RoundState, move: Move) -> GameState | RoundState:
     if kind is not GameState and kind is not RoundState:
         raise TypeError(f"apply takes a GameState or RoundState, got {kind.__name__}")
     core = state._round
-    after = core.after_public(move, MOVES)  # a move legal_moves handed out, found by identity
+    in_game = kind is GameState  # a game's round that ends is closed by the core: scored, the next dealt
+    after = core.after_public(move, MOVES, close=in_game)  # a move legal_moves handed out, found by identity
     if after is None:  # any other: checked, or refused with the reason
-        after = core.after(checked_code(core, move, in_game=kind is GameState))
-    if after.over and kind is GameState:
-        game = after.setup.game
-        assert game is not None  # the round of a GameState is played in a game
-        after = game.close(after)  # scored, added up, and the next round dealt or the winners decided
+        after = core.after(checked_code(core, move, in_game=in_game), close=in_game)
     shown: GameState | RoundState = _new(kind)
     _set_round(shown, after)
     return shown
