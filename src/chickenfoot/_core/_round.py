@@ -602,7 +602,7 @@ class Round(Openings):
                 else:
                     played: Any = move  # a public play (chickenfoot.Play)
                     after = self._after_play(played.tile.index, played.onto)
-                return after.closed() if close else after
+                return after.closed() if close and after.over else after  # closed() only when a round ends
         return None
 
     def with_game(self, game: Game) -> Round:
@@ -631,7 +631,7 @@ class Round(Openings):
             after = self._after_draw()
         else:
             after = self._after_pass()
-        return after.closed() if close else after
+        return after.closed() if close and after.over else after  # closed() only when a round ends
 
     def closed(self) -> Round:
         """Returns the round the game goes on with: this one or, once over, what :meth:`Game.close` gives.
