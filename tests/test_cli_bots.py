@@ -120,6 +120,18 @@ def test_play_load_never_builds_a_python_bot_its_record_names(tmp_path: Path) ->
     assert not marker.exists()
 
 
+def test_play_load_seats_the_python_bot_that_bots_names(here: Path) -> None:
+    game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=1)
+    record = cf.GameRecord.from_game(game, names=("human", "greedy"))
+    (here / "game.json").write_text(cf.to_json(record), encoding="utf-8")
+    command = [sys.executable, "-c", "import sys; from chickenfoot.cli import main; sys.exit(main())"]
+    args = ["play", "--load", "game.json", "--bots", "py:mybot:FollowUpBot"]
+    env = {**os.environ, "PYTHONPATH": SRC}
+    result = subprocess.run([*command, *args], input="quit\n", capture_output=True, text=True, env=env, cwd=here)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "FollowUpBot" in result.stdout  # the seat named by --bots, not the record's greedy
+
+
 def test_python_bots_keep_their_case_and_play_a_tournament_from_the_command_line(here: Path) -> None:
     bots = "py:mybot:FollowUpBot,py:bots/follow.py:FollowUpBot depth=2,greedy"
     result = _run(here, "tournament", "--bots", bots, "--games", "3", "--workers", "2", "--rule", "max_pip=6")

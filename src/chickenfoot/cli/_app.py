@@ -258,9 +258,9 @@ def _resume(
         seat = people[0]
     if _given(context, "name") or not record.names:
         names[seat] = name
-    if _given(context, "bots"):
+    if _given(context, "bots"):  # the person names the opponents: any kind, as a new game takes
         others = list(parse_bots(bots, game.players - 1))
-        names = [*others[:seat], names[seat], *others[seat:]]
+        return game, seat, [*others[:seat], names[seat], *others[seat:]], record
     for player, who in enumerate(names):
         # A record's cmd: or py: bot would run a program or code named by a file: never without --bots.
         kind = check_spec(who).kind if _is_bot(who) else None
