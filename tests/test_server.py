@@ -83,6 +83,7 @@ def test_the_api_describes_options_and_games_without_secrets(client: TestClient)
         ({"seats": ["human", "rollout:5000"]}, 400, "at most 2000 simulations"),
         ({"seats": ["human", "omniscient"]}, 400, "sees every hand"),
         ({"seats": ["human", "py:os:system"]}, 400, "py runs code a client names"),
+        ({"seats": ["human", "solver"]}, 400, "solver solves worlds exactly"),
         ({"seats": ["human"] * 9}, 400, "players"),
         ({"seats": [3, "human"]}, 400, "a seat is 'human' or a bot's name"),
     ],

@@ -30,7 +30,7 @@ from ._protocol import CLOSE_GOING_AWAY
 from ._secrets import digest, matches, new_id, new_secret
 from ._session import CloseConnection, SendFrame, Session
 from ._store import Setup, Store, Stored, StoreError
-from ._table import HUMAN, SEATED_BOTS, NewGame, Refusal, Table, describe
+from ._table import HUMAN, SEATED_BOTS, UNSEATED, NewGame, Refusal, Table, describe
 
 __all__ = ["GameServer"]
 
@@ -118,9 +118,7 @@ class GameServer(Nodes):
         if spec.kind == "cmd":
             raise Refusal(400, "a client cannot name a command: the server's operator configures program bots")
         if spec.kind not in SEATED_BOTS:
-            # Only kinds the registry marks fair are seated: omniscient sees every hand, and a py: bot
-            # would run code a client named, which nothing keeps to its seat's view.
-            why = "sees every hand" if spec.kind == "omniscient" else "runs code a client names"
+            why = UNSEATED.get(spec.kind, "is not a bot this server seats")
             raise Refusal(400, f"{spec.kind} {why}: it is not seated here; choose one of {', '.join(SEATED_BOTS)}")
         limits = self.limits
         if spec.simulations is not None and spec.simulations > limits.search_simulations:

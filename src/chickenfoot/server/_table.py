@@ -27,6 +27,7 @@ from ._store import Setup, Stored, StoreError
 __all__ = [
     "HUMAN",
     "SEATED_BOTS",
+    "UNSEATED",
     "Connection",
     "Mover",
     "NewGame",
@@ -36,9 +37,15 @@ __all__ = [
 ]
 
 HUMAN = "human"
-SEATED_BOTS = tuple(kind.name for kind in KINDS if kind.fair and kind.name != "cmd")
-"""The built-in bots a client may seat: the fair ones (``omniscient`` sees every hand, and is for measuring
-only; a ``cmd:`` program is the operator's to configure)."""
+UNSEATED = {
+    "omniscient": "sees every hand",
+    "py": "runs code a client names",
+    "cmd": "runs a program: the server's operator configures program bots",
+    "solver": "solves worlds exactly, in time and memory the server's limits do not bound",
+}
+"""Why a client may not seat a kind of bot, for each kind it may not."""
+SEATED_BOTS = tuple(kind.name for kind in KINDS if kind.fair and kind.name not in UNSEATED)
+"""The built-in bots a client may seat: the fair ones whose thinking the server's limits bound."""
 
 
 class Refusal(Exception):
