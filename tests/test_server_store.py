@@ -484,3 +484,45 @@ def test_a_node_that_lost_a_game_is_fenced_and_follows_the_node_that_took_it_ove
             await second.close()
 
     run(test)
+
+
+def test_an_unreadable_row_is_refused_and_the_store_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+
+    async def test() -> None:
+        async with opened(SQLiteStore(path)) as store:
+            await create(store, setup("g1"), [None, None])
+            await create(store, setup("g2"), [None, None])
+            other = sqlite3.connect(path, isolation_level=None)
+            other.execute("UPDATE games SET setup = ? WHERE id = 'g1'", ('{"players": 2}',))  # no rules
+            other.close()
+            # wait_for only keeps a broken store from hanging the suite: a working one answers at once
+            with pytest.raises(StoreError, match="g1's set-up cannot be read"):
+                await asyncio.wait_for(store.load("g1"), 30)
+            loaded = await asyncio.wait_for(store.load("g2"), 30)
+            assert loaded is not None
+            assert loaded.setup == setup("g2")
+
+    run(test)
+
+
+def test_an_operation_that_raises_is_answered_alone_and_the_writer_goes_on(make_store: MakeStore) -> None:
+    async def test() -> None:
+        async with opened(make_store()) as store:
+            await create(store, setup("g1"), [None, None])
+
+            def broken(connection: Any) -> None:
+                raise KeyError("rules")
+
+            submit = store._submit  # type: ignore[attr-defined]
+            answers = await asyncio.wait_for(
+                asyncio.gather(submit(broken), append(store, "g1", 0, "draw"), return_exceptions=True), 30
+            )
+            assert isinstance(answers[0], StoreError)
+            assert "KeyError" in str(answers[0])
+            assert answers[1] is None  # the other operation of its transaction is kept
+            loaded = await asyncio.wait_for(store.load("g1"), 30)
+            assert loaded is not None
+            assert loaded.moves == ("draw",)
+
+    run(test)

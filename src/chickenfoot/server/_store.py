@@ -80,10 +80,14 @@ class Setup:
 
     @classmethod
     def from_json(cls, game: str, text: str) -> Setup:
-        """Reads a set-up that :meth:`to_json` wrote."""
-        data = json.loads(text)
-        rules = cf.from_json(json.dumps(data["rules"]), cf.Rules)
-        return cls(game, rules, data["players"], data["seed"], tuple(data["seats"]), data["created"])
+        """Reads a set-up that :meth:`to_json` wrote; raises :class:`StoreError` if ``text`` is not one."""
+        try:
+            data = json.loads(text)
+            rules = cf.from_json(json.dumps(data["rules"]), cf.Rules)
+            return cls(game, rules, data["players"], data["seed"], tuple(data["seats"]), data["created"])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
+            # InvalidRecordError and json's errors are ValueErrors
+            raise StoreError(f"game {game}'s set-up cannot be read: {error!r}") from error
 
 
 @attrs.frozen
