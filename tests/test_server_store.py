@@ -526,3 +526,34 @@ def test_an_operation_that_raises_is_answered_alone_and_the_writer_goes_on(make_
             assert loaded.moves == ("draw",)
 
     run(test)
+
+
+def execute(store: Store, statement: str) -> None:
+    """Runs ``statement`` on the store's database from another connection, as a hand or a bug of its own would."""
+    if isinstance(store, SQLiteStore):
+        connection = sqlite3.connect(store.path, isolation_level=None)
+        connection.execute(statement)
+        connection.close()
+        return
+    import psycopg
+
+    assert isinstance(store, PostgresStore)
+    with psycopg.connect(store.dsn, autocommit=True) as connection:
+        connection.execute(statement)  # type: ignore[arg-type]
+
+
+def test_an_unreadable_game_is_left_alone_and_the_others_are_adopted(make_store: MakeStore) -> None:
+    async def test() -> None:
+        async with opened(make_store("old")) as old, opened(make_store("new")) as new:
+            for game in ("g1", "g2", "g3"):
+                await create(old, setup(game, seats=("random", "random")), [None, None], bots_turn=True)
+            execute(old, "INSERT INTO moves (game, seq, move) VALUES ('g2', 1, 'draw')")  # a gap: no move 0
+            execute(old, "UPDATE games SET lease = 0")  # the old node is gone
+            adopted = await new.adopt(limit=10, lease_seconds=60, expire_seconds=DAY, mine=False)
+            assert [stored.setup.game for stored in adopted] == ["g1", "g3"]
+            assert all(stored.owner == "new" for stored in adopted)
+            held = await old.acquire("g2", 0, lease_seconds=60, expire_seconds=DAY)
+            assert held.status == "ours"  # the unreadable game's lease was not taken
+            assert (await old.acquire("g1", 0, lease_seconds=60, expire_seconds=DAY)).status == "held"
+
+    run(test)
