@@ -557,3 +557,35 @@ def test_an_unreadable_game_is_left_alone_and_the_others_are_adopted(make_store:
             assert (await old.acquire("g1", 0, lease_seconds=60, expire_seconds=DAY)).status == "held"
 
     run(test)
+
+
+def test_a_note_whose_handling_fails_does_not_stop_the_listening(make_store: MakeStore) -> None:
+    async def test() -> None:
+        async with opened(make_store("a")) as a, opened(make_store("b")) as b:
+            if not b.shared:
+                pytest.skip("one node: no notes")
+            heard: list[str | None] = []
+            good = asyncio.Event()
+
+            def receive(note: str | None) -> None:
+                if note == "bad":
+                    raise AssertionError("a note this node cannot handle")
+                heard.append(note)
+                if note == "good":
+                    good.set()
+
+            listening = asyncio.ensure_future(b.listen(receive))
+            try:
+                for _ in range(100):
+                    if heard == [None]:  # listening
+                        break
+                    await asyncio.sleep(0.02)
+                await a.notify("bad")
+                await a.notify("good")
+                await asyncio.wait_for(good.wait(), 30)  # a guard against a hang, not a timing
+                assert heard == [None, "good"]
+            finally:
+                listening.cancel()
+                await asyncio.gather(listening, return_exceptions=True)
+
+    run(test)

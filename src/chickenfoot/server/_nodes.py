@@ -136,6 +136,8 @@ class Nodes:
         self._watchers = [loop.create_task(self._keep_leases(), name="leases of this node")]
         if self.store.shared:
             self._watchers.append(loop.create_task(self.store.listen(self._heard), name="notes of the other nodes"))
+        for watcher in self._watchers:
+            watcher.add_done_callback(_watcher_ended)
 
     async def stop_nodes(self) -> None:
         """Stops keeping leases and listening, stops every table's bots and gives up this node's leases."""
@@ -165,8 +167,15 @@ class Nodes:
             except StoreError as error:
                 log.warning("the leases could not be renewed (%s): trying again", error)
                 continue
+            except Exception:  # one look's failure must not end the keeper: the leases would lapse
+                log.exception("the leases could not be kept this time: trying again")
+                continue
             for stored in adopted:
-                self._adopted(stored)
+                try:
+                    self._adopted(stored)
+                except Exception:  # one game's failure must not end the keeper
+                    log.exception("game %s could not be taken over", stored.setup.game)
+                    self.spawn(self.store.release(stored.setup.game))
 
     async def _renew(self, owned: list[str]) -> None:
         kept = await self.store.renew(owned, lease_seconds=self.lease_seconds)
@@ -352,12 +361,20 @@ class Nodes:
 
     def _heard(self, text: str | None) -> None:
         """Handles a note from another node (``None``: notes may have been missed, so followed games are read again)."""
+        try:
+            self._hear(text)
+        except Exception:  # one note's failure must not end the listening
+            log.exception("a note from another node could not be handled: %.200r", text)
+
+    def _hear(self, text: str | None) -> None:
         if text is None:
             for table in list(self.tables.values()):
                 if not table.owned:
                     self.spawn(self._resync(table))
             return
         note = read_note(text)
+        if note is None:
+            log.info("a note from another node was not one this node reads, and was dropped: %.200r", text)
         if isinstance(note, Moved):
             self._moved(note)
         elif isinstance(note, Seated) and note.node != self.node:
@@ -403,6 +420,14 @@ class Nodes:
         elif note.kind == "stale":
             pending.by.stale(note.seq, pending.move)
         pending.settle(_RETRY if note.kind == "retry" else note.kind)
+
+
+def _watcher_ended(task: asyncio.Task[Any]) -> None:
+    """Logs a watcher (the lease keeper, the note listener) that ended other than by being stopped."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    log.error("the server's %s stopped (%r): this node no longer keeps up with them", task.get_name(), error)
 
 
 def _check(table: Table, seat: int, text: str) -> Refusal | tuple[cf.GameState, cf.Move]:

@@ -1,0 +1,87 @@
+"""The game server's faults that must stay local: one bad game, note or store failure harms no more than itself.
+
+The waits here (``asyncio.wait_for``) only keep a broken server from hanging the suite: a
+working one answers at once, and no assertion is about how long anything took.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from optional import skip_module_unless_importable
+
+skip_module_unless_importable("chickenfoot.server", "the game server")
+
+import chickenfoot as cf  # noqa: E402
+from _server import FAST  # noqa: E402
+from chickenfoot.server import GameServer, SQLiteStore, Stored  # noqa: E402
+
+GUARD = 30.0  # seconds: a bound on a wait that a working server ends at once
+
+
+def run(test: Callable[[], Any]) -> Any:
+    return asyncio.run(test())
+
+
+def test_a_game_whose_catch_up_fails_does_not_stop_the_lease_keeper(tmp_path: Path) -> None:
+    async def test() -> None:
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=FAST, lease_seconds=0.06)
+        await server.start()
+        try:
+            created = await server.create(cf.Rules.trains(), ["human", "human"])
+            table = await server.join(created.game)
+            assert table is not None
+            stored = await server.store.load(created.game)
+            assert stored is not None
+            bad = attrs.evolve(stored, moves=("no such move",))  # its moves do not follow the table's
+            looks, renewals, three = 0, 0, asyncio.Event()
+
+            async def adopt(**options: Any) -> list[Stored]:
+                nonlocal looks
+                looks += 1
+                return [bad]
+
+            async def renew(games: Any, **options: Any) -> set[str]:
+                nonlocal renewals
+                renewals += 1
+                if renewals >= 3:
+                    three.set()
+                return set(games)
+
+            server.store.adopt = adopt  # type: ignore[method-assign]
+            server.store.renew = renew  # type: ignore[method-assign]
+            await asyncio.wait_for(three.wait(), GUARD)  # renewals go on after the bad game's catch-up failed
+            assert looks >= 3
+            assert all(not watcher.done() for watcher in server._watchers)
+        finally:
+            await server.close()
+
+    run(test)
+
+
+def test_a_malformed_note_is_dropped_and_the_next_one_is_heard(tmp_path: Path) -> None:
+    async def test() -> None:
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=FAST)
+        await server.start()
+        try:
+            created = await server.create(cf.Rules.trains(), ["human", "human"])
+            table = await server.join(created.game)
+            assert table is not None
+            table.owned = False  # followed: another node holds it
+            move = str(cf.legal_moves(table.game)[0])
+            server._heard(json.dumps(["moved", created.game, "0", move, "other", None]))  # seq is not a number
+            server._heard(json.dumps(["seated", created.game, 0.5, "token", "other"]))
+            server._heard(json.dumps(["answer", server.node, "x/1", "shrug", 0, "", None, 409]))
+            assert table.seq == 0
+            server._heard(json.dumps(["moved", created.game, 0, move, "other", None]))
+            assert table.seq == 1
+        finally:
+            await server.close()
+
+    run(test)
