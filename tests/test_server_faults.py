@@ -85,3 +85,45 @@ def test_a_malformed_note_is_dropped_and_the_next_one_is_heard(tmp_path: Path) -
             await server.close()
 
     run(test)
+
+
+@attrs.define
+class Told:
+    """A mover that keeps what it is told."""
+
+    told: list[str] = attrs.Factory(list)
+
+    def ack(self, seq: int, move: str) -> None:
+        self.told.append("ack")
+
+    def refuse(self, seq: int, move: str, refusal: Any) -> None:
+        self.told.append("refused")
+
+    def stale(self, seq: int, move: str) -> None:
+        self.told.append("stale")
+
+
+def test_a_forwarded_move_sent_twice_is_answered_once(tmp_path: Path) -> None:
+    from chickenfoot.server._nodes import _Pending
+    from chickenfoot.server._notes import Answer, Moved
+
+    async def test() -> None:
+        server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=FAST)
+        await server.start()
+        try:
+            for first in ("moved", "stale"):
+                mover = Told()
+                request = f"{server.node}/{first}"
+                server._pending[request] = _Pending(mover, 0, "draw")  # type: ignore[arg-type]
+                moved = Moved("g1", 0, "draw", "owner", request).text()
+                stale = Answer(server.node, request, "stale", 1).text()
+                # The owner played the first copy (its Moved note) and found the second stale, in either order.
+                for note in (moved, stale) if first == "moved" else (stale, moved):
+                    server._heard(note)
+                server._heard(Answer(server.node, request, "refused", 0, "again").text())  # and once more
+                assert mover.told == (["ack"] if first == "moved" else ["stale"])
+                del server._pending[request]
+        finally:
+            await server.close()
+
+    run(test)

@@ -72,6 +72,11 @@ class _Pending:
         if not self.answer.done():
             self.answer.set_result(answer)
 
+    @property
+    def settled(self) -> bool:
+        """Whether the move has had its answer (a ``retry`` is none: the move is sent on)."""
+        return self.answer.done() and self.answer.result() != _RETRY
+
 
 class Nodes:
     """Keeps this node's tables and leases, and plays each move where the game's lease is held."""
@@ -392,7 +397,7 @@ class Nodes:
 
     def _moved(self, note: Moved) -> None:
         pending = self._pending.get(note.request) if note.request else None
-        if pending is not None:  # this node's forwarded move: its mover hears first
+        if pending is not None and not pending.settled:  # this node's forwarded move: its mover hears first
             pending.by.ack(note.seq + 1, note.move)
             pending.settle(_ACKED)
         table = self.tables.get(note.game)
@@ -413,8 +418,8 @@ class Nodes:
 
     def _answered(self, note: Answer) -> None:
         pending = self._pending.get(note.request)
-        if pending is None:
-            return
+        if pending is None or pending.settled:  # answered already: the forward was sent again, and its copy
+            return  # found the move played (stale), or the answer came twice
         if note.kind == "refused":
             pending.by.refuse(pending.seq, pending.move, Refusal(note.status, note.reason, note.rule))
         elif note.kind == "stale":
