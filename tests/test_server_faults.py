@@ -18,9 +18,11 @@ from optional import skip_module_unless_importable
 
 skip_module_unless_importable("chickenfoot.server", "the game server")
 
+from starlette.testclient import TestClient  # noqa: E402
+
 import chickenfoot as cf  # noqa: E402
 from _server import FAST  # noqa: E402
-from chickenfoot.server import GameServer, SQLiteStore, Stored  # noqa: E402
+from chickenfoot.server import GameServer, SQLiteStore, Stored, create_app, own_origins  # noqa: E402
 
 GUARD = 30.0  # seconds: a bound on a wait that a working server ends at once
 
@@ -127,3 +129,20 @@ def test_a_forwarded_move_sent_twice_is_answered_once(tmp_path: Path) -> None:
             await server.close()
 
     run(test)
+
+
+def test_an_origin_on_its_default_port_is_the_one_browsers_send(tmp_path: Path) -> None:
+    assert own_origins("play.example.org", 80) == ["http://play.example.org"]
+    assert own_origins("127.0.0.1", 80) == ["http://127.0.0.1", "http://localhost"]
+    server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=FAST)
+    configured = [*own_origins("play.example.org", 80), "HTTPS://Secure.Example.org:443/"]
+    with TestClient(create_app(server, origins=configured)) as client:
+        for origin, status in [
+            ("http://play.example.org", 201),
+            ("http://PLAY.example.org:80", 201),
+            ("https://secure.example.org", 201),
+            ("http://play.example.org:8080", 403),
+            ("https://play.example.org", 403),
+        ]:
+            answer = client.post("/api/games", json={"seats": ["human", "random"]}, headers={"origin": origin})
+            assert answer.status_code == status, (origin, answer.text)
