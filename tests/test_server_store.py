@@ -21,8 +21,15 @@ from optional import skip_module_unless_importable
 
 skip_module_unless_importable("chickenfoot.server", "the game server")
 
+from starlette.testclient import TestClient  # noqa: E402
+
 import chickenfoot as cf  # noqa: E402
-from _server import FAST, Recorder, settle  # noqa: E402
+from _server import (  # noqa: E402
+    FAST,
+    Recorder,
+    create as create_game,
+    settle,
+)
 from chickenfoot.server import (  # noqa: E402
     Fenced,
     GameServer,
@@ -33,6 +40,7 @@ from chickenfoot.server import (  # noqa: E402
     SQLiteStore,
     Store,
     StoreError,
+    create_app,
 )
 
 POSTGRES = os.environ.get("CHICKENFOOT_TEST_POSTGRES")
@@ -352,7 +360,8 @@ def test_a_failed_commit_is_refused_cleanly_and_never_acknowledged(make_store: M
             await settle([session])
             answer = json.loads(transport.frames[-1])
             assert answer["type"] == "refused"
-            assert message in answer["reason"]
+            assert message not in answer["reason"]  # the database's words stay in the server's log
+            assert "unavailable" in answer["reason"]
             assert "nothing was played" in answer["reason"]
             assert not any(json.loads(frame)["type"] in ("ack", "state") for frame in transport.frames)
             assert table.seq == 0
@@ -589,3 +598,19 @@ def test_a_note_whose_handling_fails_does_not_stop_the_listening(make_store: Mak
                 await asyncio.gather(listening, return_exceptions=True)
 
     run(test)
+
+
+def test_a_store_failure_tells_clients_no_more_than_that(tmp_path: Path) -> None:
+    secret = "connection to server at db.internal.example (10.1.2.3), user game_admin failed"
+    server = GameServer(SQLiteStore(tmp_path / "games.sqlite3"), limits=FAST)
+    failing = Failing(server.store, sqlite3.OperationalError(secret))
+    with TestClient(create_app(server, origins=["http://testserver"])) as client:
+        game, _ = create_game(client, ["human", "human"])
+        failing.left = 1_000  # every commit fails
+        answers = [client.post("/api/games", json={"seats": ["human", "human"]}), client.get(f"/api/games/{game}")]
+        failing.left = 0
+        for answer in answers:
+            assert answer.status_code == 503
+            assert "unavailable" in answer.json()["error"]
+            assert "db.internal.example" not in answer.text
+            assert "game_admin" not in answer.text

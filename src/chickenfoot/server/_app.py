@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -41,10 +42,12 @@ from ._collector import freeze_survivors
 from ._games import GameServer
 from ._limits import Rates, prefix
 from ._protocol import CLOSE_POLICY
-from ._store import StoreError
+from ._store import UNAVAILABLE, StoreError
 from ._table import Refusal
 
 __all__ = ["create_app"]
+
+log = logging.getLogger("chickenfoot.server")
 
 STATIC = Path(str(resources.files("chickenfoot.server").joinpath("static")))
 BODY_BYTES = 16 * 1024  # the largest request body (a game's set-up is well under 1 KiB)
@@ -287,7 +290,8 @@ async def _refusal(request: Request, error: Exception) -> Response:
 
 
 async def _store_error(request: Request, error: Exception) -> Response:
-    return _error(503, f"the store cannot be used now ({error}): try again")
+    log.warning("%s %s failed in the store: %s", request.method, request.url.path, error)  # not for the client
+    return _error(503, UNAVAILABLE)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

@@ -275,8 +275,11 @@ class Nodes:
                 await self._demote(table)
                 return _LOST
             except StoreError as error:
+                log.warning("move %d of game %s could not be stored: %s", seq, table.id, error)
                 if by is not None:
-                    reason = f"the move could not be stored ({error}); nothing was played: send it again"
+                    reason = (
+                        "the move could not be stored (the store is unavailable); nothing was played: send it again"
+                    )
                     by.refuse(seq, text, Refusal(503, reason))
                 return False
             table.advance(after, str(move))
@@ -329,7 +332,8 @@ class Nodes:
                     by.refuse(seq, text, Refusal(503, "the game's node does not answer: send the move again"))
                     return False
         except StoreError as error:
-            reason = f"the move could not be sent ({error}); nothing was played: send it again"
+            log.warning("move %d of game %s could not be sent: %s", seq, table.id, error)
+            reason = "the move could not be sent (the store is unavailable); nothing was played: send it again"
             by.refuse(seq, text, Refusal(503, reason))
             return False
         finally:

@@ -33,11 +33,16 @@ from chickenfoot import Rules
 
 __all__ = ["Acquired", "Fenced", "Setup", "Store", "StoreError", "Stored"]
 
+UNAVAILABLE = "the game store is unavailable; try again"
+"""What a client is told of a :class:`StoreError`, whose own text (the database's words, its host, its user) stays
+in the server's log."""
+
 
 class StoreError(RuntimeError):
     """Raised when the store could not do an operation (the database busy, the disk full, the connection lost).
 
-    Nothing of the operation was kept; the message says why, in the database's words.
+    Nothing of the operation was kept; the message says why, in the database's words (for the log: clients are
+    told only that the store is unavailable).
     """
 
 
