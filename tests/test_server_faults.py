@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+import pytest
 
 from optional import skip_module_unless_importable
 
@@ -146,3 +147,63 @@ def test_an_origin_on_its_default_port_is_the_one_browsers_send(tmp_path: Path) 
         ]:
             answer = client.post("/api/games", json={"seats": ["human", "random"]}, headers={"origin": origin})
             assert answer.status_code == status, (origin, answer.text)
+
+
+@pytest.mark.parametrize("protocol", ["h11", "httptools"])
+def test_a_whole_request_whose_answer_is_slow_is_answered_not_dropped(protocol: str) -> None:
+    import uvicorn
+
+    from chickenfoot.server import Limits
+    from chickenfoot.server._guard import guarded
+
+    pytest.importorskip(protocol)
+    if protocol == "h11":
+        from uvicorn.protocols.http.h11_impl import H11Protocol as inner
+    else:
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as inner  # type: ignore[assignment]
+    deadline = 0.2  # the request's: the answer takes three times as long
+
+    async def slow(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        body = b""
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        await asyncio.sleep(3 * deadline)  # a store slow to commit
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", b"text/plain")]})
+        await send({"type": "http.response.body", "body": b"answered " + body})
+
+    async def test() -> None:
+        guard = type("Guarded", (guarded(Limits(request_seconds=deadline)),), {"make_inner": inner})
+        config = uvicorn.Config(slow, host="127.0.0.1", port=0, http=guard, lifespan="off", log_level="warning")
+        server = uvicorn.Server(config)
+        serving = asyncio.ensure_future(server.serve())
+        try:
+            while not server.started:
+                await asyncio.sleep(0.01)
+            port = server.servers[0].sockets[0].getsockname()[1]
+            for request in (
+                b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+                b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nbody",
+            ):
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(request)
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), GUARD)
+                assert head.startswith(b"HTTP/1.1 200"), head
+                answer = await asyncio.wait_for(
+                    reader.readuntil(b"answered " + request.partition(b"\r\n\r\n")[2]), GUARD
+                )
+                assert answer
+                writer.close()
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nbo")  # its body never ends
+            assert await asyncio.wait_for(reader.read(), GUARD) == b""  # dropped, unanswered
+            writer.close()
+        finally:
+            server.should_exit = True
+            await asyncio.wait_for(serving, GUARD)
+
+    run(test)
