@@ -20,10 +20,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -40,10 +42,12 @@ from ._collector import freeze_survivors
 from ._games import GameServer
 from ._limits import Rates, prefix
 from ._protocol import CLOSE_POLICY
-from ._store import StoreError
+from ._store import UNAVAILABLE, StoreError
 from ._table import Refusal
 
 __all__ = ["create_app"]
+
+log = logging.getLogger("chickenfoot.server")
 
 STATIC = Path(str(resources.files("chickenfoot.server").joinpath("static")))
 BODY_BYTES = 16 * 1024  # the largest request body (a game's set-up is well under 1 KiB)
@@ -60,10 +64,34 @@ def _error(status: int, reason: str, rule: str | None = None) -> JSONResponse:
     return JSONResponse({"error": reason, "rule": rule}, status_code=status, headers=_API_HEADERS)
 
 
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def normal_origin(origin: str) -> str:
+    """Writes an origin as browsers send it: scheme and host in lower case, the scheme's default port left out.
+
+    Text that is not a scheme and a host (and a port) is given back as it is (less a final ``/``).
+
+    >>> normal_origin("HTTP://Play.Example.org:80/"), normal_origin("https://[::1]:8443")
+    ('http://play.example.org', 'https://[::1]:8443')
+    """
+    text = origin.strip().rstrip("/")
+    try:
+        parts = urlsplit(text)
+        port = parts.port
+    except ValueError:
+        return text
+    if not parts.scheme or not parts.hostname or parts.username is not None or parts.path or parts.query:
+        return text
+    scheme, host = parts.scheme.lower(), parts.hostname  # hostname is in lower case
+    shown = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{shown}" if port in (None, _DEFAULT_PORTS.get(scheme)) else f"{scheme}://{shown}:{port}"
+
+
 class _App:
     def __init__(self, server: GameServer, origins: Iterable[str]) -> None:
         self.server = server
-        self.origins = frozenset(origin.rstrip("/") for origin in origins)
+        self.origins = frozenset(normal_origin(origin) for origin in origins)
         limits = server.limits
         self.rates = Rates(limits.requests_per_second, limits.request_burst)
 
@@ -78,7 +106,7 @@ class _App:
         a visitor's browser.
         """
         origin = connection.headers.get("origin")
-        if origin is not None and origin.rstrip("/") not in self.origins:
+        if origin is not None and normal_origin(origin) not in self.origins:
             return _error(403, f"origin {origin[:100]} may not use this server (chickenfoot serve --origin adds one)")
         address = connection.client.host if connection.client else "?"
         if not self.rates.take(prefix(address, self.server.limits)):
@@ -262,7 +290,8 @@ async def _refusal(request: Request, error: Exception) -> Response:
 
 
 async def _store_error(request: Request, error: Exception) -> Response:
-    return _error(503, f"the store cannot be used now ({error}): try again")
+    log.warning("%s %s failed in the store: %s", request.method, request.url.path, error)  # not for the client
+    return _error(503, UNAVAILABLE)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:

@@ -29,7 +29,7 @@ from ._nodes import Nodes
 from ._protocol import CLOSE_GOING_AWAY
 from ._secrets import digest, matches, new_id, new_secret
 from ._session import CloseConnection, SendFrame, Session
-from ._store import Setup, Store, Stored, StoreError
+from ._store import UNAVAILABLE, Setup, Store, Stored, StoreError
 from ._table import HUMAN, SEATED_BOTS, UNSEATED, NewGame, Refusal, Table, describe
 
 __all__ = ["GameServer"]
@@ -156,7 +156,8 @@ class GameServer(Nodes):
                 lease_seconds=self.lease_seconds,
             )
         except StoreError as error:
-            raise Refusal(503, f"the game could not be stored ({error}): try again") from None
+            log.warning("a game could not be stored: %s", error)  # the database's words stay in the log
+            raise Refusal(503, f"the game could not be stored: {UNAVAILABLE}") from None
         if not created:
             raise Refusal(503, f"this server has {limits.games} games in play, its most: try again later")
         if bots_turn:
@@ -196,7 +197,8 @@ class GameServer(Nodes):
         try:
             won = await self.store.claim(game, seat, token, note=self.seated_note(game, seat, token))
         except StoreError as error:
-            raise Refusal(503, f"the claim could not be stored ({error}): try again") from None
+            log.warning("a claim of game %s could not be stored: %s", game, error)
+            raise Refusal(503, f"the claim could not be stored: {UNAVAILABLE}") from None
         if not won:
             raise Refusal(409, f"seat {seat} is taken: its invitation has been used")
         table = self.tables.get(game)
@@ -209,7 +211,8 @@ class GameServer(Nodes):
         try:
             record = await self.store.record(game)
         except StoreError as error:
-            raise Refusal(503, f"the store cannot be read now ({error}): try again") from None
+            log.warning("game %s's record could not be read: %s", game, error)
+            raise Refusal(503, UNAVAILABLE) from None
         if record is not None:
             return record
         await self._stored(game)  # 404 if there is no such game
@@ -221,7 +224,8 @@ class GameServer(Nodes):
         try:
             stored = await self.store.load(game)
         except StoreError as error:
-            raise Refusal(503, f"the store cannot be read now ({error}): try again") from None
+            log.warning("game %s could not be read: %s", game, error)
+            raise Refusal(503, UNAVAILABLE) from None
         if stored is None:
             raise Refusal(404, f"no game {game!r} on this server")
         return stored

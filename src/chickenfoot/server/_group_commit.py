@@ -3,7 +3,11 @@
 Each call queues an operation (a function of the connection); the thread runs whatever is
 queued as one transaction and answers each caller once ``COMMIT`` has returned, all with the
 error if it failed. An operation may refuse on its own (a :class:`~chickenfoot.server.StoreError`
-it raises, like :class:`~chickenfoot.server.Fenced`) without failing the others.
+it raises, like :class:`~chickenfoot.server.Fenced`) without failing the others; any other
+exception it raises (a row it cannot read, a bug) is answered to its caller alone, as a
+``StoreError`` naming the cause, and logged. Either way the operation's writes before it raised
+are kept with the others', so an operation refuses before it writes. The writer thread lives
+until the store is closed: whatever one operation raises, the calls after it are answered.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import contextlib
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -21,6 +26,8 @@ import attrs
 from ._store import Store, StoreError
 
 __all__ = ["WriterStore"]
+
+log = logging.getLogger("chickenfoot.server")
 
 T = TypeVar("T")
 Connection = TypeVar("Connection")
@@ -133,7 +140,11 @@ class WriterStore(Store, Generic[Connection]):
                         stop = True
                         break
                     batch.append(item)
-                connection = self._transaction(connection, batch)
+                try:
+                    connection = self._transaction(connection, batch)
+                except Exception as error:  # the back end failed oddly: the thread goes on
+                    log.exception("the store's writer could not run a transaction")
+                    connection = self._failed(connection, batch, StoreError(f"the store failed: {error!r}"))
                 if stop:
                     return
         finally:
@@ -149,20 +160,29 @@ class WriterStore(Store, Generic[Connection]):
                     results.append((operation.run(connection), None))
                 except StoreError as refused:  # this operation's own answer (Fenced, say); the others go on
                     results.append((None, refused))
+                except self._errors:
+                    raise
+                except Exception as error:  # answered to its caller, not fatal to the thread
+                    log.exception("a store operation failed")
+                    results.append((None, StoreError(f"the store could not do an operation: {error!r}")))
             self._commit(connection)
         except self._errors as error:
-            failure = StoreError(f"the store failed: {error}")
-            try:
-                self._rollback(connection)
-            except self._errors:
-                self._disconnect(connection)
-                connection = self._reconnect(connection)
-            for operation in batch:
-                self._answer(operation.future, None, failure)
-            return connection
+            return self._failed(connection, batch, StoreError(f"the store failed: {error}"))
         self.transactions += 1
         for operation, (result, refusal) in zip(batch, results, strict=True):
             self._answer(operation.future, result, refusal)
+        return connection
+
+    def _failed(self, connection: Connection, batch: list[_Operation[Any]], failure: StoreError) -> Connection:
+        """Rolls a failed transaction back (connecting again if need be) and answers each operation with ``failure``."""
+        try:
+            self._rollback(connection)
+        except Exception:  # the connection is no good: another one
+            with contextlib.suppress(Exception):
+                self._disconnect(connection)
+            connection = self._reconnect(connection)
+        for operation in batch:
+            self._answer(operation.future, None, failure)
         return connection
 
     def _reconnect(self, old: Connection) -> Connection:

@@ -7,8 +7,13 @@ takes no bytes of what it is sent: each holds a socket, and its unsent bytes, fo
 guard wraps uvicorn's HTTP protocol (and the WebSocket protocol it switches to) and the
 transport beneath, and aborts a connection:
 
-* whose request has not arrived whole within :attr:`Limits.request_seconds` of its first byte
-  (or of the connection's opening), until the server starts answering it;
+* whose request has not arrived whole (its headers and its body) within
+  :attr:`Limits.request_seconds` of its first byte (or of the connection's opening). The deadline
+  ends when the request is whole, or when the server starts answering (one answered before its
+  body is read, say): however long the answer then takes (a store slow to commit), the
+  connection is not dropped for it. The guard learns that a request is whole from uvicorn's
+  HTTP protocol (its request cycle's ``more_body``); were that not there, the deadline would
+  end when the answer starts, as the old deadline did;
 * whose writes have been stopped (the client takes nothing, its buffers full), or which has
   not finished closing, for :attr:`Limits.send_seconds`;
 * opened by an address prefix that holds :attr:`Limits.connections_per_prefix` connections already.
@@ -104,6 +109,7 @@ class _Guard(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._prefix: str | None = None
         self._http = True  # until the switch to WebSocket
+        self._read = 0  # the id of uvicorn's cycle of the last request read whole
         self._request_timer: asyncio.TimerHandle | None = None
         self._stall_timer: asyncio.TimerHandle | None = None
 
@@ -125,7 +131,17 @@ class _Guard(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self._http and self._request_timer is None:
             self._arm()  # a request begins
-        cast(asyncio.Protocol, self.inner).data_received(data)
+        inner = self.inner
+        cast(asyncio.Protocol, inner).data_received(data)
+        if self._http and self.inner is inner:
+            self._whole(getattr(inner, "cycle", None))
+
+    def _whole(self, cycle: object) -> None:
+        """Ends the request's deadline once uvicorn has read the newest request whole (headers and body)."""
+        if cycle is None or id(cycle) == self._read or getattr(cycle, "more_body", True):
+            return
+        self._read = id(cycle)  # not the cycle itself, whose body it would keep
+        self.answering()
 
     def eof_received(self) -> bool | None:
         return cast(asyncio.Protocol, self.inner).eof_received()
@@ -162,7 +178,7 @@ class _Guard(asyncio.Protocol):
             self._stall_timer = self._loop.call_later(self.limits.send_seconds, self._stalled)
 
     def answering(self) -> None:
-        """Notes that the server is answering: the request arrived, its deadline is met."""
+        """Notes that the request is whole, or that the server is answering it: its deadline is met."""
         if self._request_timer is not None:
             self._request_timer.cancel()
             self._request_timer = None

@@ -72,6 +72,11 @@ class _Pending:
         if not self.answer.done():
             self.answer.set_result(answer)
 
+    @property
+    def settled(self) -> bool:
+        """Whether the move has had its answer (a ``retry`` is none: the move is sent on)."""
+        return self.answer.done() and self.answer.result() != _RETRY
+
 
 class Nodes:
     """Keeps this node's tables and leases, and plays each move where the game's lease is held."""
@@ -136,6 +141,8 @@ class Nodes:
         self._watchers = [loop.create_task(self._keep_leases(), name="leases of this node")]
         if self.store.shared:
             self._watchers.append(loop.create_task(self.store.listen(self._heard), name="notes of the other nodes"))
+        for watcher in self._watchers:
+            watcher.add_done_callback(_watcher_ended)
 
     async def stop_nodes(self) -> None:
         """Stops keeping leases and listening, stops every table's bots and gives up this node's leases."""
@@ -165,8 +172,15 @@ class Nodes:
             except StoreError as error:
                 log.warning("the leases could not be renewed (%s): trying again", error)
                 continue
+            except Exception:  # one look's failure must not end the keeper: the leases would lapse
+                log.exception("the leases could not be kept this time: trying again")
+                continue
             for stored in adopted:
-                self._adopted(stored)
+                try:
+                    self._adopted(stored)
+                except Exception:  # one game's failure must not end the keeper
+                    log.exception("game %s could not be taken over", stored.setup.game)
+                    self.spawn(self.store.release(stored.setup.game))
 
     async def _renew(self, owned: list[str]) -> None:
         kept = await self.store.renew(owned, lease_seconds=self.lease_seconds)
@@ -261,8 +275,11 @@ class Nodes:
                 await self._demote(table)
                 return _LOST
             except StoreError as error:
+                log.warning("move %d of game %s could not be stored: %s", seq, table.id, error)
                 if by is not None:
-                    reason = f"the move could not be stored ({error}); nothing was played: send it again"
+                    reason = (
+                        "the move could not be stored (the store is unavailable); nothing was played: send it again"
+                    )
                     by.refuse(seq, text, Refusal(503, reason))
                 return False
             table.advance(after, str(move))
@@ -315,7 +332,8 @@ class Nodes:
                     by.refuse(seq, text, Refusal(503, "the game's node does not answer: send the move again"))
                     return False
         except StoreError as error:
-            reason = f"the move could not be sent ({error}); nothing was played: send it again"
+            log.warning("move %d of game %s could not be sent: %s", seq, table.id, error)
+            reason = "the move could not be sent (the store is unavailable); nothing was played: send it again"
             by.refuse(seq, text, Refusal(503, reason))
             return False
         finally:
@@ -352,12 +370,20 @@ class Nodes:
 
     def _heard(self, text: str | None) -> None:
         """Handles a note from another node (``None``: notes may have been missed, so followed games are read again)."""
+        try:
+            self._hear(text)
+        except Exception:  # one note's failure must not end the listening
+            log.exception("a note from another node could not be handled: %.200r", text)
+
+    def _hear(self, text: str | None) -> None:
         if text is None:
             for table in list(self.tables.values()):
                 if not table.owned:
                     self.spawn(self._resync(table))
             return
         note = read_note(text)
+        if note is None:
+            log.info("a note from another node was not one this node reads, and was dropped: %.200r", text)
         if isinstance(note, Moved):
             self._moved(note)
         elif isinstance(note, Seated) and note.node != self.node:
@@ -375,7 +401,7 @@ class Nodes:
 
     def _moved(self, note: Moved) -> None:
         pending = self._pending.get(note.request) if note.request else None
-        if pending is not None:  # this node's forwarded move: its mover hears first
+        if pending is not None and not pending.settled:  # this node's forwarded move: its mover hears first
             pending.by.ack(note.seq + 1, note.move)
             pending.settle(_ACKED)
         table = self.tables.get(note.game)
@@ -396,13 +422,21 @@ class Nodes:
 
     def _answered(self, note: Answer) -> None:
         pending = self._pending.get(note.request)
-        if pending is None:
-            return
+        if pending is None or pending.settled:  # answered already: the forward was sent again, and its copy
+            return  # found the move played (stale), or the answer came twice
         if note.kind == "refused":
             pending.by.refuse(pending.seq, pending.move, Refusal(note.status, note.reason, note.rule))
         elif note.kind == "stale":
             pending.by.stale(note.seq, pending.move)
         pending.settle(_RETRY if note.kind == "retry" else note.kind)
+
+
+def _watcher_ended(task: asyncio.Task[Any]) -> None:
+    """Logs a watcher (the lease keeper, the note listener) that ended other than by being stopped."""
+    if task.cancelled():
+        return
+    error = task.exception()
+    log.error("the server's %s stopped (%r): this node no longer keeps up with them", task.get_name(), error)
 
 
 def _check(table: Table, seat: int, text: str) -> Refusal | tuple[cf.GameState, cf.Move]:

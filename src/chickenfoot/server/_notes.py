@@ -96,10 +96,35 @@ def read_note(text: str) -> Note | None:
     Moved(game='g1', seq=4, move='draw', node='node-a', request=None)
     >>> read_note('["shout", 1]') is None
     True
+    >>> read_note('["moved", "g1", "4", "draw", "node-a", null]') is None  # a field of the wrong type
+    True
     """
     try:
         kind, *fields = json.loads(text)
+        types = _FIELDS[kind]
+        if not len(types) - _OPTIONAL.get(kind, 0) <= len(fields) <= len(types):
+            return None
+        if not all(_is(value, expected) for value, expected in zip(fields, types, strict=False)):
+            return None
         note: Note = _KINDS[kind](*fields)
     except (ValueError, TypeError, KeyError, RecursionError):
         return None
+    if isinstance(note, Answer) and note.kind not in ("refused", "stale", "retry"):
+        return None
     return note
+
+
+_STR, _INT, _OR_NONE = "str", "int", "str or None"
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "moved": (_STR, _INT, _STR, _STR, _OR_NONE),
+    "seated": (_STR, _INT, _STR, _STR),
+    "forward": (_STR, _STR, _INT, _INT, _STR, _STR, _STR),
+    "answer": (_STR, _STR, _STR, _INT, _STR, _OR_NONE, _INT),
+}
+_OPTIONAL = {"moved": 1, "answer": 4}  # the fields with defaults, at the end
+
+
+def _is(value: object, expected: str) -> bool:
+    if expected == _INT:
+        return type(value) is int
+    return type(value) is str or (expected == _OR_NONE and value is None)

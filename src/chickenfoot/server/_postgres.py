@@ -119,7 +119,10 @@ class PostgresStore(SQLStore[Any]):
                     await connection.execute(f"LISTEN {CHANNEL}")
                     receive(None)  # listening (again): whatever was sent before may have been missed
                     async for notice in connection.notifies():
-                        receive(notice.payload)
+                        try:
+                            receive(notice.payload)
+                        except Exception:  # one note's failure must not end the listening
+                            log.exception("a note from another node could not be handled: %.200r", notice.payload)
             except self._psycopg.Error as error:
                 log.warning("listening to the other nodes failed (%s): trying again", error)
             await asyncio.sleep(_RETRY_SECONDS)

@@ -10,6 +10,7 @@ epoch, so that nodes on different machines agree on when a lease lapses. A game'
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
@@ -19,6 +20,8 @@ from ._group_commit import WriterStore
 from ._store import Acquired, Fenced, Setup, Stored, StoreError
 
 __all__ = ["Dialect", "SQLStore"]
+
+log = logging.getLogger("chickenfoot.server")
 
 Connection = TypeVar("Connection")
 Operation = Callable[[Any], Any]
@@ -239,18 +242,32 @@ def _adopt(d: Dialect, owner: str, limit: int, times: tuple[float, float], mine:
     free, mine_too = ("(lease < {now} OR owner = ?)", (owner,)) if mine else ("lease < {now}", ())
 
     def run(connection: Any) -> list[Stored]:
+        # Each game is read before its lease is taken: one that cannot be read (its log has a gap, its set-up
+        # is not one) is left as it is, and logged, and the others are adopted.
         rows = _execute(
             d,
             connection,
-            f"UPDATE games SET owner = ?, lease = {{now}} + ? WHERE {free} AND id IN (SELECT id FROM games"
-            f" WHERE finished = 0 AND bots_turn = 1 AND moved > {{now}} - ? AND {free} LIMIT ?{d.skip_locked})"
-            " RETURNING id",
-            (owner, lease, *mine_too, expire, *mine_too, limit),
+            f"SELECT id FROM games WHERE finished = 0 AND bots_turn = 1 AND moved > {{now}} - ? AND {free}"
+            f" LIMIT ?{d.skip_locked}",
+            (expire, *mine_too, limit),
         ).fetchall()
-        adopted = []
+        readable = []
         for (game,) in rows:
             row = _execute(d, connection, _GAME + " WHERE id = ?", (game,)).fetchone()
-            adopted.append(_stored(d, connection, row))
+            try:
+                readable.append(_stored(d, connection, row))
+            except StoreError as error:
+                log.error("game %s cannot be adopted: %s", game, error)
+        if not readable:
+            return []
+        taken = _execute(
+            d,
+            connection,
+            f"UPDATE games SET owner = ?, lease = {{now}} + ? WHERE {free} AND id IN {{ids}} RETURNING id",
+            (owner, lease, *mine_too, json.dumps([stored.setup.game for stored in readable])),
+        ).fetchall()
+        ids = {game for (game,) in taken}
+        adopted = [attrs.evolve(stored, owner=owner) for stored in readable if stored.setup.game in ids]
         return sorted(adopted, key=lambda stored: (stored.setup.created, stored.setup.game))
 
     return run

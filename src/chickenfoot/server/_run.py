@@ -40,22 +40,24 @@ class _Server(uvicorn.Server):
 def own_origins(host: str, port: int) -> list[str]:
     """Gets the origins of the pages served at ``host:port``: that address, and ``localhost`` for a loopback one.
 
+    Written as browsers send them: port 80, http's default, is left out.
     An address for every network (``0.0.0.0``, ``::``) names no page: the pages' origins are then
     given with ``--origin``.
 
     >>> own_origins("127.0.0.1", 8000)
     ['http://127.0.0.1:8000', 'http://localhost:8000']
     >>> own_origins("0.0.0.0", 8000), own_origins("play.example.org", 80)
-    ([], ['http://play.example.org:80'])
+    ([], ['http://play.example.org'])
     """
+    at = "" if port == 80 else f":{port}"
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        return [f"http://{host}:{port}"]
+        return [f"http://{host.lower()}{at}"]
     if address.is_unspecified:
         return []
     shown = f"[{address}]" if address.version == 6 else str(address)
-    return [f"http://{shown}:{port}", *([f"http://localhost:{port}"] if address.is_loopback else [])]
+    return [f"http://{shown}{at}", *([f"http://localhost{at}"] if address.is_loopback else [])]
 
 
 def serve(

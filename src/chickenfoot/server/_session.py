@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
@@ -122,7 +123,8 @@ class Session:
         try:
             table = await self.host.join(self.game)
         except StoreError as error:
-            raise ProtocolError(CLOSE_GOING_AWAY, f"the game cannot be read now ({error}): reconnect") from None
+            logging.getLogger("chickenfoot.server").warning("game %s could not be read: %s", self.game, error)
+            raise ProtocolError(CLOSE_GOING_AWAY, "the game store is unavailable: reconnect") from None
         if table is None:
             raise ProtocolError(CLOSE_NO_GAME, f"no game {self.game!r} on this server")
         try:

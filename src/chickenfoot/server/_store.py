@@ -33,11 +33,16 @@ from chickenfoot import Rules
 
 __all__ = ["Acquired", "Fenced", "Setup", "Store", "StoreError", "Stored"]
 
+UNAVAILABLE = "the game store is unavailable; try again"
+"""What a client is told of a :class:`StoreError`, whose own text (the database's words, its host, its user) stays
+in the server's log."""
+
 
 class StoreError(RuntimeError):
     """Raised when the store could not do an operation (the database busy, the disk full, the connection lost).
 
-    Nothing of the operation was kept; the message says why, in the database's words.
+    Nothing of the operation was kept; the message says why, in the database's words (for the log: clients are
+    told only that the store is unavailable).
     """
 
 
@@ -80,10 +85,14 @@ class Setup:
 
     @classmethod
     def from_json(cls, game: str, text: str) -> Setup:
-        """Reads a set-up that :meth:`to_json` wrote."""
-        data = json.loads(text)
-        rules = cf.from_json(json.dumps(data["rules"]), cf.Rules)
-        return cls(game, rules, data["players"], data["seed"], tuple(data["seats"]), data["created"])
+        """Reads a set-up that :meth:`to_json` wrote; raises :class:`StoreError` if ``text`` is not one."""
+        try:
+            data = json.loads(text)
+            rules = cf.from_json(json.dumps(data["rules"]), cf.Rules)
+            return cls(game, rules, data["players"], data["seed"], tuple(data["seats"]), data["created"])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError) as error:
+            # InvalidRecordError and json's errors are ValueErrors
+            raise StoreError(f"game {game}'s set-up cannot be read: {error!r}") from error
 
 
 @attrs.frozen
