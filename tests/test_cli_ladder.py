@@ -207,14 +207,19 @@ def test_analyse_exact_solves_each_world(capsys: pytest.CaptureFixture[str]) -> 
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        ([PUZZLE], "value -11 (proven), the lowest P0 can guarantee:\n  P0's round score less the lowest of the others'"),
+        (
+            [PUZZLE],
+            "value -11 (proven), the lowest P0 can guarantee:\n  P0's round score less the lowest of the others'",
+        ),
         ([PUZZLE, "--objective", "score"], "value 0 (proven)"),
         ([PUZZLE, "--max-nodes", "10"], "value at most 137 (a bound: --max-nodes ran out before the proof):"),
         ([PUZZLE, "--player", "1", "--max-nodes", "10"], "value at least -137 (a bound"),
         ([HARDER, "--objective", "score"], "line: 5-5@1 5-2@3 draw pass"),
     ],
 )
-def test_every_form_of_solve_fits_80_columns(capsys: pytest.CaptureFixture[str], argv: list[str], expected: str) -> None:
+def test_every_form_of_solve_fits_80_columns(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
     code, out, err = run(capsys, "solve", *argv)
     assert code == 0, err
     _fits(out)

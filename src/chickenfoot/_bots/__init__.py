@@ -44,6 +44,7 @@ from ._searches import (
     SamplerBot as SamplerBot,
     SearchBot as SearchBot,
     SolverBot as SolverBot,
+    Unsolved as Unsolved,
     analyse as analyse,
 )
 from ._simple import (
