@@ -123,6 +123,29 @@ def test_analyse_refuses_what_it_cannot_analyse(capsys: pytest.CaptureFixture[st
     assert "not both" in err
 
 
+def test_analyse_exact_says_worlds_solved_and_takes_max_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "analyse", PUZZLE, "--exact", "--simulations", "4")
+    assert code == 0, err
+    _fits(out)
+    words = " ".join(out.split())
+    assert "P0 to move, 4 worlds solved exactly; sorted by score" in words
+    assert "the lowest round score P0 can guarantee" in words
+    for wording in ("simulations", "visits", "search bot", "most visited", "expected line"):
+        assert wording not in words
+    code, out, err = run(capsys, "analyse", PUZZLE, "--exact", "--simulations", "2", "--max-nodes", "100000", "--json")
+    assert code == 0, err
+    assert json.loads(out)["exact"] is True
+    code, _, err = run(capsys, "analyse", PUZZLE, "--max-nodes", "5")
+    assert code == 2
+    assert "--max-nodes is the budget of --exact" in err
+    big = cf.position(cf.new_game(cf.Rules.trains(), players=4, seed=1).round)
+    code, _, err = run(capsys, "analyse", big, "--exact", "--simulations", "1", "--max-nodes", "10")
+    assert code == 2
+    assert "raise --max-nodes, or analyse without --exact" in " ".join(err.split())
+    assert "max_nodes" not in err
+    assert "exact=True" not in err
+
+
 @pytest.mark.slow
 def test_hint_in_play_shows_the_analysis(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "play", "--players", "2", *SMALL, "--seed", "3", stdin="hint\nquit\nquit\n")

@@ -36,6 +36,7 @@ from ._registry import (
     shown_name as shown_name,
 )
 from ._searches import (
+    EXACT_NODES as EXACT_NODES,
     EXACT_WORLDS as EXACT_WORLDS,
     Analysis as Analysis,
     MoveAnalysis as MoveAnalysis,

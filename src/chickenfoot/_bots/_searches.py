@@ -384,8 +384,8 @@ def analyse(
     (default 2,000,000) is left out (the count of worlds says how many were solved). With
     ``seconds``, at least one world is tried, and a solve may search only what the time left
     allows (300,000 positions a second compiled, 100,000 pure; at least 1,000), so a world may be left out for
-    want of time; the deadline is checked between worlds. :class:`Unsolved` (a
-    :class:`ValueError`) if no world was solved, saying which ran out: the positions or the time.
+    want of time; the deadline is checked between worlds. :class:`ValueError` if no world was
+    solved, saying which ran out, the positions or the time (its ``by_time`` attribute tells).
 
     Raises :class:`ValueError` if it is not the view's player's turn, and for ``max_nodes``
     without ``exact=True``.
