@@ -484,6 +484,7 @@ def _solve_worlds(
     rng: random.Random,
     budget: tuple[int, float | None, int],
     table: Table,
+    *,
     stop_on_failure: bool,
 ) -> _Worlds:
     """Solves worlds sampled with ``world`` after every move of ``codes`` for ``player``'s ``objective``.
@@ -732,8 +733,9 @@ class SolverBot(RolloutBot):
             codes = [move_code(move) for move in moves]
             self._table.entries.clear()  # a table per move: its memory is the move's, not the bot's life's
             rng = view_rng(self.seed, view)
+            budget = (worlds, deadline, cap)
             found = _solve_worlds(
-                codes, view.player, MARGIN, self._worlds(view), rng, (worlds, deadline, cap), self._table, True
+                codes, view.player, MARGIN, self._worlds(view), rng, budget, self._table, stop_on_failure=True
             )
             if not found.failed:
                 return moves[min(range(len(codes)), key=found.total)]
