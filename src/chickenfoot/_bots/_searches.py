@@ -383,9 +383,10 @@ def analyse(
     world solved. A world whose solve after some move needs more than ``max_nodes`` positions
     (default 2,000,000) is left out (the count of worlds says how many were solved). With
     ``seconds``, at least one world is tried, and a solve may search only what the time left
-    allows (300,000 positions a second compiled, 100,000 pure; at least 1,000), so a world may be left out for
-    want of time; the deadline is checked between worlds. :class:`ValueError` if no world was
-    solved, saying which ran out, the positions or the time (its ``by_time`` attribute tells).
+    allows (300,000 positions a second compiled, 100,000 pure; at least 1,000), so a world may
+    be left out for want of time; the deadline is checked between worlds. :class:`ValueError`
+    if no world was solved, saying which ran out, the positions or the time (its ``by_time``
+    attribute tells).
 
     Raises :class:`ValueError` if it is not the view's player's turn, and for ``max_nodes``
     without ``exact=True``.
@@ -651,10 +652,10 @@ class SolverBot(RolloutBot):
     against it), one transposition table shared by the worlds, and it plays the move with the
     lowest mean value (the first of equals): the double-dummy play of bridge programs. Once a
     solve runs out of its positions (200,000 under a budget of simulations; with ``seconds``,
-    300,000 a second left compiled, 100,000 pure, at least 1,000), solving is failing: it stops, and plays
-    as :class:`RolloutBot` for that move with what is left of the budget (with ``seconds``, the
-    time left; else the rollouts left once each world tried has cost ``WORLD_COST``, at least
-    one world of rollouts). Its transposition table is emptied before every move and holds at
+    300,000 a second left compiled, 100,000 pure, at least 1,000), solving is failing: it
+    stops, and plays as :class:`RolloutBot` for that move with what is left of the budget (with
+    ``seconds``, the time left; else the rollouts left once each world tried has cost
+    ``WORLD_COST``, at least one world of rollouts). Its transposition table is emptied before every move and holds at
     most 262,144 entries (about 50 MB), so a long-lived bot's memory stays bounded.
 
     With ``infer=True``, both phases weigh each world by how likely the others' moves of the
