@@ -528,7 +528,8 @@ def test_the_solver_bot_keeps_to_its_seconds_when_solving_fails() -> None:
     start = time.thread_time()
     assert bot(view) in view.legal_moves
     spent = time.thread_time() - start
-    assert spent < 0.45, f"{spent:.2f} s: the rollouts get only the time the solves left"
+    # About 0.3 s; a fresh 0.3 s for the rollouts after solving to the deadline made it 0.6 or more.
+    assert spent < 0.5, f"{spent:.2f} s: the rollouts get only the time the solves left"
 
 
 def test_the_solver_bots_table_holds_one_move_at_a_time() -> None:
