@@ -123,6 +123,29 @@ def test_analyse_refuses_what_it_cannot_analyse(capsys: pytest.CaptureFixture[st
     assert "not both" in err
 
 
+def test_analyse_exact_says_worlds_solved_and_takes_max_nodes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "analyse", PUZZLE, "--exact", "--simulations", "4")
+    assert code == 0, err
+    _fits(out)
+    words = " ".join(out.split())
+    assert "P0 to move, 4 worlds solved exactly; sorted by score" in words
+    assert "the lowest round score P0 can guarantee" in words
+    for wording in ("simulations", "visits", "search bot", "most visited", "expected line"):
+        assert wording not in words
+    code, out, err = run(capsys, "analyse", PUZZLE, "--exact", "--simulations", "2", "--max-nodes", "100000", "--json")
+    assert code == 0, err
+    assert json.loads(out)["exact"] is True
+    code, _, err = run(capsys, "analyse", PUZZLE, "--max-nodes", "5")
+    assert code == 2
+    assert "--max-nodes is the budget of --exact" in err
+    big = cf.position(cf.new_game(cf.Rules.trains(), players=4, seed=1).round)
+    code, _, err = run(capsys, "analyse", big, "--exact", "--simulations", "1", "--max-nodes", "10")
+    assert code == 2
+    assert "raise --max-nodes, or analyse without --exact" in " ".join(err.split())
+    assert "max_nodes" not in err
+    assert "exact=True" not in err
+
+
 @pytest.mark.slow
 def test_hint_in_play_shows_the_analysis(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "play", "--players", "2", *SMALL, "--seed", "3", stdin="hint\nquit\nquit\n")
@@ -145,13 +168,18 @@ PUZZLE = (
 )
 """The positions page's puzzle: player 0 goes out in two turns, leaving player 1 with 4-4 and 3-0 (11)."""
 
+HARDER = (
+    "trains[max_pip=6] 0 - 2 5-5,2-1/4-4,5-2 0-0,1-0,1-1,2-0,2-2,3-1,3-2,3-3,4-0,4-1,4-2,4-3,5-0,5-1,3-0,5-3,"
+    "5-4,6-0,6-1,6-3,6-4 6-6,6-5<0,6-2<0 play"
+)
+"""The positions page's harder variation: its line runs to 40 moves, player 1 blocking the 5s."""
+
 
 def test_solve_prints_the_value_the_line_and_the_nodes(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "solve", PUZZLE, "--objective", "score")
     assert code == 0, err
     _fits(out)
-    assert "value 0: P0's round score" in out
-    assert "(proven)" in out
+    assert "value 0 (proven), the lowest P0 can guarantee:\n  P0's round score\n" in out
     assert "line: 2-1@2 draw pass 5-5@1" in out
     assert "nodes: " in out
     code, out, err = run(capsys, "solve", PUZZLE, "--player", "1", "--json")
@@ -197,3 +225,37 @@ def test_analyse_exact_solves_each_world(capsys: pytest.CaptureFixture[str]) -> 
     assert best["score"] <= other["score"]
     assert all(row["low"] <= row["score"] <= row["high"] for row in data["moves"])
     assert sorted(row["move"] for row in data["moves"]) == ["2-1@2", "5-5@1"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (
+            [PUZZLE],
+            "value -11 (proven), the lowest P0 can guarantee:\n  P0's round score less the lowest of the others'",
+        ),
+        ([PUZZLE, "--objective", "score"], "value 0 (proven)"),
+        ([PUZZLE, "--max-nodes", "10"], "value at most 137 (a bound: --max-nodes ran out before the proof):"),
+        ([PUZZLE, "--player", "1", "--max-nodes", "10"], "value at least -137 (a bound"),
+        ([HARDER, "--objective", "score"], "line: 5-5@1 5-2@3 draw pass"),
+    ],
+)
+def test_every_form_of_solve_fits_80_columns(
+    capsys: pytest.CaptureFixture[str], argv: list[str], expected: str
+) -> None:
+    code, out, err = run(capsys, "solve", *argv)
+    assert code == 0, err
+    _fits(out)
+    assert expected in out
+
+
+def test_a_long_line_is_wrapped_with_its_later_lines_indented(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "solve", HARDER, "--objective", "score")
+    assert code == 0, err
+    lines = out.splitlines()
+    start = next(at for at, line in enumerate(lines) if line.startswith("line: "))
+    end = next(at for at, line in enumerate(lines) if line.startswith("nodes: "))
+    assert end - start > 1, "the line of 40 moves takes several lines"
+    assert all(line.startswith("  ") for line in lines[start + 1 : end])
+    moves = " ".join(lines[start:end]).removeprefix("line: ").split()
+    assert [str(move) for move in cf.solve(cf.parse_position(HARDER), objective="score").line] == moves

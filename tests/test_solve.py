@@ -162,7 +162,7 @@ def test_a_spent_budget_gives_a_bound_on_the_side_of_the_seat_to_move(
     exact = cf.solve(state, player=player, objective=objective)
     budget = data.draw(st.integers(0, exact.nodes))
     solution = cf.solve(state, player=player, objective=objective, max_nodes=budget)
-    assert solution.nodes <= budget or solution.proven
+    assert solution.nodes <= budget, "max_nodes caps the count, proven or not"
     if solution.proven:
         assert solution.value == exact.value
         return
@@ -192,6 +192,44 @@ def test_the_puzzle_player_0_goes_out_in_two_turns() -> None:
     assert [str(move) for move in score.line] == ["2-1@2", "draw", "pass", "5-5@1"]
 
 
+PUZZLE = (
+    "trains[max_pip=6] 0 - 2 5-5,2-1/4-4,3-0 0-0,1-0,1-1,2-0,2-2,3-1,3-2,3-3,4-0,4-1,4-2,4-3,5-0,5-1,5-2,5-3,"
+    "5-4,6-0,6-1,6-3,6-4 6-6,6-5<0,6-2<0 play"
+)
+
+
+def test_max_nodes_caps_the_count_of_a_proven_solve_too() -> None:
+    state = cf.parse_position(PUZZLE)
+    exact = cf.solve(state)
+    for budget in (exact.nodes, exact.nodes - 1, 4817):
+        solution = cf.solve(state, max_nodes=budget)
+        assert solution.nodes <= budget
+    assert cf.solve(state, max_nodes=exact.nodes) == exact  # the line is found past the cap, and not counted
+
+
+def test_a_spent_budget_drops_the_bound_on_the_other_side() -> None:
+    # Player 0 is to move: the finished searches of 4,000 positions moved only the lower bound (player 1's side),
+    # which is dropped, so the upper bound is still the widest: every tile left, and no line (solve_round's docs).
+    state = cf.parse_position(PUZZLE)
+    tiles_left = sum(state.rules.tile_value(tile) for tiles in (*state.hands, state.yard) for tile in tiles)
+    assert cf.solve(state, max_nodes=4000) == Solution(tiles_left, "upper", (), 4000, 0, "margin")
+
+
+def test_a_tiles_plays_onto_its_high_and_its_low_end_are_both_searched() -> None:
+    # Ends offer 2 (node 1) and 1 (node 2). Player 0 goes out only by 2-1 onto the 1 end, leaving two 2s for its
+    # 2-0 and no 1 for player 1's 3-1; onto the 2 end (listed first), player 1 goes out. The two plays' rounds
+    # differ, so merging a tile's plays by the tile alone, as onto ends offering one value, loses the best.
+    state = position(cf.Rules.trains(max_pip=6), ["2-1 2-0", "3-1"], center="6-6", plays="6-2@0 6-1@0", reserve=0)
+    assert {str(move) for move in cf.legal_moves(state)} == {"2-1@1", "2-1@2", "2-0@1"}
+    expected = minimax(reference_round(state))
+    assert expected[2] == -4  # player 0's margin: out, player 1 left with 3-1
+    for objective in OBJECTIVES:
+        for player in range(2):
+            solution = cf.solve(state, player=player, objective=objective)
+            assert solution.value == expected[player + (2 if objective == "margin" else 0)], (objective, player)
+    assert [str(move) for move in cf.solve(state, player=0).line] == ["2-1@2", "pass", "2-0@1"]
+
+
 def test_a_finished_round_is_worth_its_score() -> None:
     game = cf.new_game(cf.Rules.trains(max_pip=6), players=3, seed=4)
     state = game.round
@@ -200,7 +238,8 @@ def test_a_finished_round_is_worth_its_score() -> None:
     for player in range(3):
         for objective in OBJECTIVES:
             solution = cf.solve(state, player=player, objective=objective)
-            assert solution == Solution(_value_of(state, player, objective), "exact", (), 1, player, objective)
+            assert solution == Solution(_value_of(state, player, objective), "exact", (), 0, player, objective)
+            assert cf.solve(state, player=player, objective=objective, max_nodes=0) == solution
 
 
 def test_a_game_is_solved_in_its_round() -> None:
@@ -229,8 +268,11 @@ def test_bad_arguments_are_refused(arguments: dict[str, Any], error: type[Except
 
 def test_only_states_are_solved() -> None:
     game = cf.new_game(cf.Rules.trains(max_pip=6), players=2, seed=1)
-    with pytest.raises(TypeError, match="solve takes a RoundState or GameState, got PlayerView"):
+    message = "got PlayerView: a view hides the other hands and the yard.*chickenfoot.determinize"
+    with pytest.raises(TypeError, match=message):
         cf.solve(cf.observe(game, 0))  # type: ignore[arg-type]
+    world = cf.determinize(cf.observe(game, 0), random.Random(1))
+    assert cf.solve(world, max_nodes=10).nodes == 10
 
 
 def test_no_budget_gives_the_widest_bound() -> None:
@@ -395,6 +437,28 @@ def test_exact_analysis_refuses_what_it_cannot_solve() -> None:
         bots.analyse(view, exact=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="max_nodes must be a whole number of 1 or more"):
         bots.analyse(view, exact=True, max_nodes=0)
+    for wrong in ("5", True, 5.0):
+        with pytest.raises(TypeError, match="max_nodes is a whole number"):
+            bots.analyse(view, exact=True, max_nodes=wrong)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="max_nodes is the exact analysis's budget: give it with exact=True"):
+        bots.analyse(view, simulations=5, max_nodes=5)
+
+
+def test_exact_analysis_tries_a_world_however_short_the_time_and_says_which_budget_ran_out() -> None:
+    from chickenfoot._bots import Unsolved
+
+    seed, view = _small_views(1)[0]
+    analysis = bots.analyse(view, seconds=1e-9, seed=seed, exact=True)
+    assert analysis.simulations == 1, "one world is tried, and a small one is solved"
+    assert analysis.exact
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
+    big = cf.observe(game, game.current_player)
+    with pytest.raises(Unsolved, match=r"no world was solved in seconds=1e-09: the time ran out") as error:
+        bots.analyse(big, seconds=1e-9, exact=True)
+    assert error.value.by_time
+    with pytest.raises(Unsolved, match="no world could be solved within max_nodes=10 positions") as error:
+        bots.analyse(big, simulations=1, exact=True, max_nodes=10)
+    assert not error.value.by_time
 
 
 @pytest.mark.parametrize(("seed", "view"), _small_views(4))
@@ -424,6 +488,59 @@ def test_the_solver_bot_plays_the_move_of_lowest_mean_exact_margin_weighted_by_t
 def test_the_solver_bot_refuses_a_bad_threshold() -> None:
     with pytest.raises(ValueError, match="exact_tiles must be a whole number of 0 or more"):
         bots.SolverBot(exact_tiles=-1)
+    for wrong in (True, "3", 3.0):
+        with pytest.raises(TypeError, match="exact_tiles is a whole number"):
+            bots.SolverBot(exact_tiles=wrong)  # type: ignore[arg-type]
+
+
+def _big_view() -> cf.PlayerView:
+    """Gets the first view of a four-player double-9 deal: no world of it is solved within any budget here."""
+    game = cf.new_game(cf.Rules.trains(), players=4, seed=1)
+    while len(cf.legal_moves(game)) < 2:
+        game = cf.apply(game, cf.legal_moves(game)[0])
+    return cf.observe(game, game.current_player)
+
+
+def test_the_solver_bot_stops_solving_at_the_first_world_that_fails_and_rolls_out_the_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from chickenfoot._bots import _searches
+
+    solves = []
+    real = _searches.solve_round
+
+    def counted(*arguments: Any) -> Any:
+        solves.append(arguments[-1])
+        return real(*arguments)
+
+    monkeypatch.setattr(_searches, "solve_round", counted)
+    view = _big_view()
+    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, exact_tiles=100)
+    assert bot(view) in view.legal_moves
+    assert solves == [200_000], "one solve fails its cap: no other world is tried"
+
+
+def test_the_solver_bot_keeps_to_its_seconds_when_solving_fails() -> None:
+    import time
+
+    view = _big_view()
+    bot = bots.SolverBot(seconds=0.3, exact_tiles=100)
+    start = time.thread_time()
+    assert bot(view) in view.legal_moves
+    spent = time.thread_time() - start
+    # About 0.3 s; a fresh 0.3 s for the rollouts after solving to the deadline made it 0.6 or more.
+    assert spent < 0.5, f"{spent:.2f} s: the rollouts get only the time the solves left"
+
+
+def test_the_solver_bots_table_holds_one_move_at_a_time() -> None:
+    (_, first), (_, second) = _small_views(2)
+    bot = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, exact_tiles=20)
+    assert bot._table.capacity == 1 << 18
+    bot(first)
+    bot(second)
+    fresh = bots.SolverBot(simulations=5 * bots.SolverBot.WORLD_COST, exact_tiles=20)
+    fresh(second)
+    assert len(bot._table.entries) == len(fresh._table.entries) > 0
 
 
 def test_the_model_of_the_others_play_finds_greedy_play_likely_and_other_play_less() -> None:

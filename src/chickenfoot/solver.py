@@ -14,8 +14,8 @@ from typing import Literal, TypeAlias
 
 import attrs
 
-from ._core import EXACT, MARGIN, NO_LIMIT, SCORE, UPPER, Round, code_onto, solve_round
-from ._game import MOVES, GameState, Move, RoundState
+from ._core import EXACT, MARGIN, NO_LIMIT, SCORE, UPPER, Round, solve_round
+from ._game import GameState, Move, PlayerView, RoundState, moves_of
 
 __all__ = ["Bound", "Objective", "Solution", "solve"]
 
@@ -54,7 +54,9 @@ class Solution:
     value (each seat's best answer to the others' best play). With a bound, the moves the search
     finished, which may stop before the round's end."""
     nodes: int
-    """The positions searched (each round reached, the finished ones included)."""
+    """The positions the search for the value visited (each round reached, the finished ones included): never
+    more than ``max_nodes``; 0 for a finished round. Once the value is proven, the search for :attr:`line` (mostly
+    read from the search's table) is not counted."""
     player: int
     """The seat whose value it is."""
     objective: Objective
@@ -71,6 +73,11 @@ def _checked(state: object, player: object, objective: object, max_nodes: object
     """Checks :func:`solve`'s arguments; gets the core round, the seat and the node budget."""
     if type(state) is GameState:
         state = state.round
+    if type(state) is PlayerView:
+        raise TypeError(
+            "solve takes a RoundState or GameState, got PlayerView: a view hides the other hands and the yard, "
+            "which solve needs; solve a world of it from chickenfoot.determinize(view, rng) instead"
+        )
     if type(state) is not RoundState:
         raise TypeError(f"solve takes a RoundState or GameState, got {type(state).__name__}")
     core = state._round
@@ -112,7 +119,9 @@ def solve(
     transposition table, over the engine's own legal moves, compiled with the core.
 
     A finished round's value is its score's, with an empty line. ``max_nodes`` caps the
-    positions searched: if it runs out, the value is a bound (:attr:`Solution.bound`). Raises
+    positions the search for the value visits (:attr:`Solution.nodes`): if it runs out, the value
+    is a bound (:attr:`Solution.bound`), on the side of the seat to move, as far as the searches
+    that finished moved it (so the widest possible if none did). Raises
     :class:`ValueError` for an objective that is not one of the two, a seat the round does not
     have, or a negative ``max_nodes``; :class:`TypeError` for an argument of the wrong type.
 
@@ -131,12 +140,11 @@ def solve(
     """
     core, seat, budget = _checked(state, player, objective, max_nodes)
     solved = solve_round(core, seat, _OBJECTIVES[objective], None, budget)
-    table = MOVES.onto_nodes(max((code_onto(code) for code in solved.line), default=0) + 1)
     bound: Bound = "exact" if solved.kind == EXACT else "upper" if solved.kind == UPPER else "lower"
     return Solution(
         value=solved.value,
         bound=bound,
-        line=tuple(table[code] for code in solved.line),
+        line=moves_of(solved.line),
         nodes=solved.nodes,
         player=seat,
         objective=objective,

@@ -36,6 +36,7 @@ from ._registry import (
     shown_name as shown_name,
 )
 from ._searches import (
+    EXACT_NODES as EXACT_NODES,
     EXACT_WORLDS as EXACT_WORLDS,
     Analysis as Analysis,
     MoveAnalysis as MoveAnalysis,
@@ -44,6 +45,7 @@ from ._searches import (
     SamplerBot as SamplerBot,
     SearchBot as SearchBot,
     SolverBot as SolverBot,
+    Unsolved as Unsolved,
     analyse as analyse,
 )
 from ._simple import (

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, cast
 
 from .._game import BotSpecError
 from ._process import ProcessBot
-from ._searches import ROLLOUTS, SIMULATIONS, OmniscientBot, RolloutBot, SamplerBot, SearchBot, SolverBot
+from ._searches import EXACT_TILES, ROLLOUTS, SIMULATIONS, OmniscientBot, RolloutBot, SamplerBot, SearchBot, SolverBot
 from ._simple import Bot, GreedyBot, HeaviestBot, RandomBot
 
 __all__ = ["KINDS", "BotKind", "BotSpec", "bot_name", "check_spec", "kinds_help", "make_bot", "shown_name"]
@@ -89,7 +89,7 @@ KINDS = (
         "rollouts",
         True,
         False,
-        "exact solving of sampled worlds once 12 tiles or fewer are in hand, rollouts before",
+        f"exact solving of sampled worlds once {EXACT_TILES} tiles or fewer are in hand, rollouts before",
         lambda _, spec, seed: SolverBot(spec.simulations or ROLLOUTS, seconds=spec.seconds, seed=seed),
     ),
     BotKind(

@@ -21,8 +21,10 @@ from typing import Final, TypeAlias
 import attrs
 
 from .._core import (
+    COMPILED,
     EXACT,
     MARGIN,
+    NO_LIMIT,
     NONE,
     SCORE,
     Node,
@@ -30,7 +32,6 @@ from .._core import (
     Searcher,
     Table,
     best_play,
-    code_onto,
     greedy_playout,
     off_board_counts,
     round_on,
@@ -39,7 +40,6 @@ from .._core import (
     winners,
 )
 from .._game import (
-    MOVES,
     GameState,
     Move,
     Play,
@@ -51,6 +51,7 @@ from .._game import (
     determinize,
     legal_moves,
     move_code,
+    moves_of,
     observe,
     score_round,
     settings_for,
@@ -59,6 +60,7 @@ from ._simple import moves_to_choose, view_rng
 
 __all__ = [
     "EXACT_NODES",
+    "EXACT_TILES",
     "EXACT_WORLDS",
     "ROLLOUTS",
     "SIMULATIONS",
@@ -69,6 +71,7 @@ __all__ = [
     "SamplerBot",
     "SearchBot",
     "SolverBot",
+    "Unsolved",
     "analyse",
 ]
 
@@ -91,6 +94,16 @@ _MARGIN_WEIGHT = 0.1
 # world is given up (about two seconds compiled, on the machine of docs/performance.md).
 EXACT_WORLDS = 30
 EXACT_NODES = 2_000_000
+# SolverBot's: the tiles in all hands from which it solves, the positions a solve may search
+# under a budget of simulations, and the positions a second a solve is given of the time left
+# (the compiled solver's rate on the machine of docs/performance.md is 0.3 to 0.95 million, the
+# pure Python one's about 0.14 million).
+EXACT_TILES = 12
+_BOT_NODES = 200_000
+_SOLVE_RATE = 300_000 if COMPILED else 100_000
+_LEAST_NODES = 1000  # the smallest budget a solve is given, however little time is left
+_BOT_TABLE = 1 << 18
+"""The most entries SolverBot's transposition table holds (about 50 MB); it is emptied before every move."""
 
 
 def _check_budget(simulations: int, seconds: float | None) -> None:
@@ -332,6 +345,8 @@ class Analysis:
     moves: tuple[MoveAnalysis, ...]
     """Every legal move, the most visited first (the one a search bot would play); with ``exact=True``, the lowest
     mean value first."""
+    exact: bool = False
+    """Whether it is the exact analysis (``exact=True``): worlds solved, not simulations."""
 
     @property
     def best(self) -> Move:
@@ -346,7 +361,7 @@ def analyse(
     seconds: float | None = None,
     seed: int = 0,
     exact: bool = False,
-    max_nodes: int = EXACT_NODES,
+    max_nodes: int | None = None,
 ) -> Analysis:
     """Searches ``view``'s position and returns every legal move with its estimate, interval, visits and line.
 
@@ -365,18 +380,25 @@ def analyse(
     against the others' best play, with a 95% normal interval over the worlds. ``simulations``
     is then the worlds to solve (default 30), ``visits`` the worlds solved,
     ``win`` is ``None``, and the moves come lowest mean first, each with its line in the first
-    world solved. A world whose solve after some move needs more than ``max_nodes`` positions is
-    left out (the count of worlds says how many were solved); :class:`ValueError` if none could
-    be: too many tiles are left to solve exactly.
+    world solved. A world whose solve after some move needs more than ``max_nodes`` positions
+    (default 2,000,000) is left out (the count of worlds says how many were solved). With
+    ``seconds``, at least one world is tried, and a solve may search only what the time left
+    allows (300,000 positions a second compiled, 100,000 pure; at least 1,000), so a world may
+    be left out for want of time; the deadline is checked between worlds. :class:`ValueError`
+    if no world was solved, saying which ran out, the positions or the time (its ``by_time``
+    attribute tells).
 
-    Raises :class:`ValueError` if it is not the view's player's turn.
+    Raises :class:`ValueError` if it is not the view's player's turn, and for ``max_nodes``
+    without ``exact=True``.
     """
     if simulations is not None and seconds is not None:
         raise ValueError("give analyse a budget of simulations or of seconds, not both")
     if type(exact) is not bool:
         raise TypeError(f"exact is True or False, got {exact!r:.40}")
     if exact:
-        return _exact_analysis(view, simulations, seconds, seed, max_nodes)
+        return _exact_analysis(view, simulations, seconds, seed, EXACT_NODES if max_nodes is None else max_nodes)
+    if max_nodes is not None:
+        raise ValueError("max_nodes is the exact analysis's budget: give it with exact=True, or leave it out")
     return _sampled_analysis(view, 2000 if simulations is None else simulations, seconds, seed)
 
 
@@ -424,62 +446,130 @@ def _sampled_analysis(view: PlayerView, budget: int, seconds: float | None, seed
     return Analysis(player=view.player, simulations=done, moves=tuple(rows))
 
 
+class Unsolved(ValueError):
+    """Raised by the exact analysis when no world was solved; :attr:`by_time` tells which budget ran out."""
+
+    def __init__(self, message: str, *, by_time: bool) -> None:
+        """Builds the error: the message, and whether the time (not the positions) ran out."""
+        super().__init__(message)
+        self.by_time = by_time
+
+
+@attrs.define
+class _Worlds:
+    """What solving worlds after every move found: each move's values (and their weights), the first world's lines."""
+
+    values: list[list[int]]
+    """Each move's value in each world solved, in order."""
+    weights: list[float]
+    """Each world solved's weight."""
+    lines: list[list[int]]
+    """Each move's line in the first world solved (empty if none was)."""
+    tried: int = 0
+    """The worlds tried, the solved ones included."""
+    failed: bool = False
+    """Whether a solve ran out of positions (its world left out)."""
+    by_time: bool = False
+    """Whether the last solve that ran out was held to the time left, below the cap of positions."""
+
+    def total(self, at: int) -> float:
+        """Gets move ``at``'s weighted sum of values."""
+        return sum(weight * value for weight, value in zip(self.weights, self.values[at], strict=True))
+
+
+def _solve_worlds(
+    codes: list[int],
+    player: int,
+    objective: int,
+    world: Callable[[random.Random], tuple[Round, float]],
+    rng: random.Random,
+    budget: tuple[int, float | None, int],
+    table: Table,
+    *,
+    stop_on_failure: bool,
+) -> _Worlds:
+    """Solves worlds sampled with ``world`` after every move of ``codes`` for ``player``'s ``objective``.
+
+    ``budget`` is the worlds to try, the deadline (of :func:`time.thread_time`; if given, worlds are
+    tried until it passes, at least one), and the cap on the positions of one solve (with a
+    deadline, also what the time left allows at :data:`_SOLVE_RATE`). A world in which some solve
+    runs out is left out; ``stop_on_failure`` stops at the first such world.
+    """
+    worlds, deadline, cap = budget
+    found = _Worlds([[] for _ in codes], [], [[] for _ in codes])
+    clock = time.thread_time
+    while found.tried < worlds if deadline is None else (clock() < deadline or found.tried == 0):
+        found.tried += 1
+        sample, weight = world(rng)
+        answers = []
+        for code in codes:
+            nodes = cap if deadline is None else min(cap, max(_LEAST_NODES, int((deadline - clock()) * _SOLVE_RATE)))
+            answer = solve_round(sample.after(code), player, objective, table, nodes)
+            if answer.kind != EXACT:
+                found.failed = True
+                found.by_time = nodes < cap
+                break
+            answers.append(answer)
+        else:
+            found.weights.append(weight)
+            for at, answer in enumerate(answers):
+                found.values[at].append(answer.value)
+                if len(found.weights) == 1:
+                    found.lines[at] = [codes[at], *answer.line]
+            continue
+        if stop_on_failure:
+            break
+    return found
+
+
 def _exact_analysis(
     view: PlayerView, simulations: int | None, seconds: float | None, seed: int, max_nodes: int
 ) -> Analysis:
     """Solves worlds sampled for ``view`` exactly after every legal move, and averages each move's values."""
     budget = EXACT_WORLDS if simulations is None else simulations
     _check_budget(budget, seconds)
-    if type(max_nodes) is not int or max_nodes < 1:
+    if type(max_nodes) is not int:
+        raise TypeError(f"max_nodes is a whole number (an int), got {max_nodes!r:.40}")
+    if max_nodes < 1:
         raise ValueError(f"max_nodes must be a whole number of 1 or more, got {max_nodes!r}")
     moves = moves_to_choose(view)
     codes = [move_code(move) for move in moves]
-    rng = view_rng(seed, view)
-    world = _view_world(view)
-    table = Table()
-    values: list[list[int]] = [[] for _ in codes]
-    lines: list[list[int]] = [[] for _ in codes]
-    clock = time.thread_time
-    deadline = None if seconds is None else clock() + seconds
-    tried = solved = 0
-    while tried < budget if deadline is None else clock() < deadline:
-        tried += 1
-        sample = world(rng)
-        found: list[tuple[int, list[int]]] = []
-        for code in codes:
-            after = sample.after(code)
-            if after.over:
-                found.append((after.scores()[view.player], []))
-                continue
-            answer = solve_round(after, view.player, SCORE, table, max_nodes)
-            if answer.kind != EXACT:
-                break
-            found.append((answer.value, answer.line))
-        else:
-            solved += 1
-            for at, (value, line) in enumerate(found):
-                values[at].append(value)
-                if solved == 1:
-                    lines[at] = [codes[at], *line]
-    if not solved:
-        raise ValueError(
+    sample = _view_world(view)
+    deadline = None if seconds is None else time.thread_time() + seconds
+    found = _solve_worlds(
+        codes,
+        view.player,
+        SCORE,
+        lambda rng: (sample(rng), 1.0),
+        view_rng(seed, view),
+        (budget, deadline, max_nodes),
+        Table(),
+        stop_on_failure=False,
+    )
+    if not found.weights:
+        if found.by_time:
+            raise Unsolved(
+                f"no world was solved in seconds={seconds}: the time ran out before a world was solved after "
+                "every move (give more seconds, or a budget of simulations)",
+                by_time=True,
+            )
+        raise Unsolved(
             f"no world could be solved within max_nodes={max_nodes:,} positions after every move: too many tiles "
-            "are left to solve exactly (analyse without exact=True, or raise max_nodes)"
+            "are left to solve exactly (analyse without exact=True, or raise max_nodes)",
+            by_time=False,
         )
     rows = []
     for at, move in enumerate(moves):
-        got = values[at]
+        got = found.values[at]
         score = sum(got) / len(got)
         low = high = math.nan
         if len(got) > 1:
             spread = sum((value - score) ** 2 for value in got) / (len(got) - 1)
             half = 1.96 * math.sqrt(spread / len(got))
             low, high = score - half, score + half
-        line = lines[at]
-        table_of_moves = MOVES.onto_nodes(max(code_onto(code) for code in line) + 1)
-        rows.append(MoveAnalysis(move, score, low, high, len(got), None, tuple(table_of_moves[code] for code in line)))
+        rows.append(MoveAnalysis(move, score, low, high, len(got), None, moves_of(found.lines[at])))
     rows.sort(key=lambda row: row.score)
-    return Analysis(player=view.player, simulations=solved, moves=tuple(rows))
+    return Analysis(player=view.player, simulations=len(found.weights), moves=tuple(rows), exact=True)
 
 
 def _line(node: Node | None, code: int) -> tuple[Move, ...]:
@@ -490,8 +580,7 @@ def _line(node: Node | None, code: int) -> tuple[Move, ...]:
         if node.visits < 2:
             break
         codes.append(code)
-    table = MOVES.onto_nodes(max(code_onto(code) for code in codes) + 1)
-    return tuple(table[code] for code in codes)
+    return moves_of(codes)
 
 
 class RolloutBot(_Budgeted):
@@ -527,14 +616,19 @@ class RolloutBot(_Budgeted):
         moves = moves_to_choose(view)
         if len(moves) == 1:
             return moves[0]
+        deadline = None if self.seconds is None else time.thread_time() + self.seconds
+        return self._rolled_out(view, moves, self.simulations, deadline)
+
+    def _rolled_out(self, view: PlayerView, moves: tuple[Move, ...], rollouts: int, deadline: float | None) -> Move:
+        """Returns the move with the best total over ``rollouts`` rollouts a move, or until ``deadline`` (of
+        :func:`time.thread_time`) if given: at least one world either way."""
         rng = view_rng(self.seed, view)
         world = self._worlds(view)
         codes = [move_code(move) for move in moves]
         totals = [0.0] * len(codes)
         clock = time.thread_time
-        deadline = None if self.seconds is None else clock() + self.seconds
         done = 0
-        while done < self.simulations if deadline is None else clock() < deadline:
+        while (done < rollouts if deadline is None else clock() < deadline) or done == 0:
             state, weight = world(rng)
             for at, code in enumerate(codes):
                 totals[at] += weight * _standing(greedy_playout(state.after(code)).scores(), view.player)
@@ -556,9 +650,13 @@ class SolverBot(RolloutBot):
     legal move by the compiled solver (:func:`chickenfoot.solver.solve`'s search, objective
     ``"margin"``: its round score less the lowest of the others', every other seat playing
     against it), one transposition table shared by the worlds, and it plays the move with the
-    lowest mean value (the first of equals): the double-dummy play of bridge programs. A world
-    whose solve would pass its node budget is left out; if none is solved, it plays as
-    :class:`RolloutBot` for that move.
+    lowest mean value (the first of equals): the double-dummy play of bridge programs. Once a
+    solve runs out of its positions (200,000 under a budget of simulations; with ``seconds``,
+    300,000 a second left compiled, 100,000 pure, at least 1,000), solving is failing: it
+    stops, and plays as :class:`RolloutBot` for that move with what is left of the budget (with
+    ``seconds``, the time left; else the rollouts left once each world tried has cost
+    ``WORLD_COST``, at least one world of rollouts). Its transposition table is emptied before every move and holds at
+    most 262,144 entries (about 50 MB), so a long-lived bot's memory stays bounded.
 
     With ``infer=True``, both phases weigh each world by how likely the others' moves of the
     round were in it, under a model of their play: at each choice GreedyBot's move with chance
@@ -568,8 +666,8 @@ class SolverBot(RolloutBot):
     rating points a round against the same bot without it (benchmarks/solver_parts.py).
 
     The budget is ``simulations`` rollouts a move, of which a solved world costs
-    ``WORLD_COST`` (at least one world), or ``seconds`` of CPU time if given (then a solve may
-    search about 300,000 positions a second left).
+    ``WORLD_COST`` (at least one world), or ``seconds`` of CPU time if given, shared by both
+    phases (at least one world is tried, so a move may run a little past it).
 
     >>> import chickenfoot as cf
     >>> game = cf.new_game(cf.Rules.trains(), players=4, seed=7)
@@ -587,22 +685,24 @@ class SolverBot(RolloutBot):
         *,
         seconds: float | None = None,
         seed: int = 0,
-        exact_tiles: int = 12,
+        exact_tiles: int = EXACT_TILES,
         infer: bool = False,
     ) -> None:
         """Builds the bot with a budget, a seed, the tiles in all hands from which it solves exactly, and whether it
         weighs the worlds by the others' moves."""
         super().__init__(simulations, seconds=seconds, seed=seed)
-        if type(exact_tiles) is not int or exact_tiles < 0:
+        if type(exact_tiles) is not int:
+            raise TypeError(f"exact_tiles is a whole number (an int), got {exact_tiles!r:.40}")
+        if exact_tiles < 0:
             raise ValueError(f"exact_tiles must be a whole number of 0 or more, got {exact_tiles!r}")
         if type(infer) is not bool:
             raise TypeError(f"infer is True or False, got {infer!r:.40}")
         self.exact_tiles = exact_tiles
         self.infer = infer
-        self._table = Table()
+        self._table = Table(_BOT_TABLE)
 
     def _tuning(self) -> str:
-        tuning = f", exact_tiles={self.exact_tiles}" if self.exact_tiles != 12 else ""
+        tuning = f", exact_tiles={self.exact_tiles}" if self.exact_tiles != EXACT_TILES else ""
         return tuning + (", infer=True" if self.infer else "")
 
     def _worlds(self, view: PlayerView) -> Callable[[random.Random], tuple[Round, float]]:
@@ -626,46 +726,22 @@ class SolverBot(RolloutBot):
         moves = moves_to_choose(view)
         if len(moves) == 1:
             return moves[0]
+        deadline = None if self.seconds is None else time.thread_time() + self.seconds
+        rollouts = self.simulations
         if sum(view.hand_sizes) <= self.exact_tiles:
-            chosen = self._solved_move(view, moves)
-            if chosen is not None:
-                return chosen
-        return super().__call__(view)
-
-    def _solved_move(self, view: PlayerView, moves: tuple[Move, ...]) -> Move | None:
-        """Solves worlds sampled for ``view`` after every move; gets the lowest mean, or ``None`` if none was solved."""
-        rng = view_rng(self.seed, view)
-        world = self._worlds(view)
-        codes = [move_code(move) for move in moves]
-        totals = [0.0] * len(codes)
-        clock = time.thread_time
-        start = clock()
-        deadline = None if self.seconds is None else start + self.seconds
-        worlds = max(1, self.simulations // self.WORLD_COST)
-        tried = solved = 0
-        while tried < worlds if deadline is None else (clock() < deadline or tried == 0):
-            tried += 1
-            sample, weight = world(rng)
-            budget = 200_000 if deadline is None else max(1000, int((deadline - clock()) * 300_000))
-            values: list[int] = []
-            for code in codes:
-                after = sample.after(code)
-                if after.over:
-                    scores = after.scores()
-                    mine = scores[view.player]
-                    values.append(mine - min(score for seat, score in enumerate(scores) if seat != view.player))
-                    continue
-                answer = solve_round(after, view.player, MARGIN, self._table, budget)
-                if answer.kind != EXACT:
-                    break
-                values.append(answer.value)
-            else:
-                solved += 1
-                for at, value in enumerate(values):
-                    totals[at] += weight * value
-        if not solved:
-            return None
-        return moves[min(range(len(codes)), key=totals.__getitem__)]
+            worlds = max(1, self.simulations // self.WORLD_COST)
+            cap = _BOT_NODES if deadline is None else NO_LIMIT
+            codes = [move_code(move) for move in moves]
+            self._table.entries.clear()  # a table per move: its memory is the move's, not the bot's life's
+            rng = view_rng(self.seed, view)
+            budget = (worlds, deadline, cap)
+            found = _solve_worlds(
+                codes, view.player, MARGIN, self._worlds(view), rng, budget, self._table, stop_on_failure=True
+            )
+            if not found.failed:
+                return moves[min(range(len(codes)), key=found.total)]
+            rollouts = max(1, self.simulations - found.tried * self.WORLD_COST)
+        return self._rolled_out(view, moves, rollouts, deadline)
 
 
 _LIKELY: Final = 0.7

@@ -34,6 +34,12 @@ FOOT_TOES: Final = 3
 MAX_PIP: Final = 18
 """The largest set supported, double-18."""
 
+MAX_PLAYERS: Final = 64
+"""The most players a game may have (DEAL-1 allows fewer on small sets)."""
+
+MAX_ARMS: Final = 8
+"""The most arms a center takes (OPEN-1: "up to 8", *trains*)."""
+
 HIGH: Final[tuple[int, ...]] = tuple(high for high in range(MAX_PIP + 1) for _ in range(high + 1))
 """The higher value of each tile."""
 

@@ -30,7 +30,20 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from ._codes import ALL_TILES, DRAW, HIGH, LOW, MAX_PIP, NONE, PASS, code_onto, code_tile
+from ._codes import (
+    ALL_TILES,
+    DRAW,
+    FOOT_TOES,
+    HIGH,
+    LOW,
+    MAX_ARMS,
+    MAX_PIP,
+    MAX_PLAYERS,
+    NONE,
+    PASS,
+    code_onto,
+    code_tile,
+)
 from ._round import Round
 
 __all__ = [
@@ -44,6 +57,7 @@ __all__ = [
     "Solved",
     "Table",
     "key_after",
+    "measure",
     "position_key",
     "solve_round",
     "yard_keys",
@@ -70,9 +84,9 @@ NO_LIMIT: Final = (1 << 62) - 1
 _NO_MOVE: Final = 0xFFFF
 """The best move of a table entry that has none; no move code is this large (nodes and tiles are below 255)."""
 
-_SEATS: Final = 64  # chickenfoot.Rules' MAX_PLAYERS
+_SEATS: Final = MAX_PLAYERS
 _COUNTS: Final = ALL_TILES + 1  # how many ends may offer one value: 0 to every tile
-_MISSING: Final = 9  # a pending node needs 1 to 8 more tiles (OPEN-1's arms, FOOT-1's toes)
+_MISSING: Final = max(MAX_ARMS, FOOT_TOES) + 1  # a pending node needs 1 to MAX_ARMS more tiles (arms or toes)
 _VALUES: Final = MAX_PIP + 1
 
 
@@ -89,6 +103,19 @@ _CURRENT: Final = _keys(_SEATS, _RNG)  # [seat]: the seat to move
 _DRAWN: Final = _keys(ALL_TILES, _RNG)  # [tile]: drawn this turn
 _YARD: Final = _keys(ALL_TILES * ALL_TILES, _RNG)  # [at * ALL_TILES + tile]: yard[at] is the tile
 _OBJECTIVE: Final = _keys(2 * _SEATS, _RNG)  # [objective * _SEATS + player]: whose value, of which objective
+
+
+def measure(scores: tuple[int, ...], player: int, margin: bool) -> int:
+    """Gets ``player``'s value of a round's ``scores``: its score, or with ``margin`` that score less the lowest
+    of the others' (the one place the objectives are computed)."""
+    mine = scores[player]
+    if not margin:
+        return mine
+    lowest = NO_LIMIT
+    for seat in range(len(scores)):
+        if seat != player and scores[seat] < lowest:
+            lowest = scores[seat]
+    return mine - lowest
 
 
 def _pending_key(state: Round) -> int:
@@ -211,7 +238,7 @@ class Solved:
         self.value = value
         self.kind = kind  # EXACT, or UPPER / LOWER when the budget ran out
         self.line = line
-        self.nodes = nodes
+        self.nodes = nodes  # the positions the search for the value visited, at most the budget
 
 
 class _Search:
@@ -246,15 +273,7 @@ class _Search:
 
     def evaluate(self, state: Round) -> int:
         """Gets the value of a finished round for the player."""
-        scores = state.scores()
-        mine = scores[self.player]
-        if not self.margin:
-            return mine
-        lowest = NO_LIMIT
-        for seat in range(len(scores)):
-            if seat != self.player and scores[seat] < lowest:
-                lowest = scores[seat]
-        return mine - lowest
+        return measure(state.scores(), self.player, self.margin)
 
     def ordered(self, state: Round, moves: list[int], hint: int) -> list[int]:
         """Lists the moves worth searching, best first: ``hint`` if legal, then by the cutoffs each made so far, then
@@ -441,32 +460,33 @@ def _guess(state: Round, search: _Search) -> int:
     for seat, hand in enumerate(state.hands):
         for tile in hand:
             scores[seat] += values[tile]
-    mine = scores[search.player]
-    if not search.margin:
-        return mine
-    scores[search.player] = NO_LIMIT
-    return mine - min(scores)
+    return measure(tuple(scores), search.player, search.margin)
 
 
 def solve_round(root: Round, player: int, objective: int, table: Table | None, budget: int) -> Solved:
     """Solves ``root`` for ``player`` (a seat) and ``objective`` (:data:`SCORE` or :data:`MARGIN`).
 
-    ``table`` is kept between calls by a caller that solves many rounds (``None``: a new one);
-    ``budget`` caps the positions searched (:data:`NO_LIMIT`: none). The search is MTD(f):
-    alpha-beta searches with windows of one value, each narrowing the bounds the last left,
-    until they meet. If the budget runs out first, the value is the bound on the side of the
-    seat to move: an :data:`UPPER` bound if it is ``player`` (who minimises), with the move that
-    keeps to it as the line; else a :data:`LOWER` bound, with the move that forces it. If no
-    search finished, the bound is the widest: ``player``'s score is from 0 to every tile left
-    plus the penalty for going out, the margin that or its opposite, and the line is empty.
-    An exact value's line is searched for after it (beyond the budget: the value is proven).
+    ``table`` is kept between calls by a caller that solves many rounds (``None``: a new one).
+    ``budget`` caps the positions the search for the value visits (:data:`NO_LIMIT`: none): each
+    round it reaches counts, a finished one included, and :attr:`Solved.nodes` is that count, never
+    above ``budget``. A finished ``root`` is worth its score, with no position searched (0 nodes).
+    The search is MTD(f): alpha-beta searches with windows of one value, each moving the lower
+    or the upper bound the last left, until they meet. If the budget runs out first, the value
+    is the bound on the side of the seat to move as the finished searches left it: an
+    :data:`UPPER` bound if it is ``player`` (who minimises), with the move that keeps to it as
+    the line; else a :data:`LOWER` bound, with the move that forces it. The bound on the other
+    side is dropped, so if no finished search moved the mover's side (none finished, or those
+    that did moved only the other bound), it is the widest: ``player``'s score is at most every
+    tile left plus the penalty for going out, at least 0, the margin within that or its
+    opposite, and the line is empty. Once the value is proven, the line that keeps to it is
+    searched for with no budget (mostly read from the table); those positions are not counted.
     """
     if table is None:
         table = Table()
     table.serve(root)
     search = _Search(root, player, objective, table, budget)
     if root.over:
-        return Solved(search.evaluate(root), EXACT, [], 1)
+        return Solved(search.evaluate(root), EXACT, [], 0)
     key = position_key(root, player, objective, search.yard)
     upper = _span(root)
     lower = -upper if objective == MARGIN else 0
@@ -497,5 +517,6 @@ def solve_round(root: Round, player: int, objective: int, table: Table | None, b
             window = min(lower + step, upper)
         else:
             window = max(upper - step + 1, lower + 1)
+    nodes = search.nodes
     search.budget = NO_LIMIT
-    return Solved(lower, EXACT, search.line(root, key, lower), search.nodes)
+    return Solved(lower, EXACT, search.line(root, key, lower), nodes)

@@ -34,6 +34,7 @@ from ._moves import (
     Pass as Pass,
     Play as Play,
     move_code as move_code,
+    moves_of as moves_of,
     parse_move as parse_move,
 )
 from ._outcome import Outcome as Outcome, Termination as Termination

@@ -5,6 +5,7 @@ from __future__ import annotations
 import operator
 import re
 import string
+from collections.abc import Sequence
 from typing import SupportsIndex, TypeAlias
 
 import attrs
@@ -13,7 +14,7 @@ from .._core import DRAW as DRAW_CODE, PASS as PASS_CODE, PublicMoves, code_onto
 from ._errors import InvalidMoveError
 from ._tiles import TILE_PATTERN, TILES, Tile
 
-__all__ = ["MOVES", "Draw", "Move", "NodeIndex", "Pass", "Play", "move_code", "parse_move"]
+__all__ = ["MOVES", "Draw", "Move", "NodeIndex", "Pass", "Play", "move_code", "moves_of", "parse_move"]
 
 NodeIndex: TypeAlias = int
 """A node's position in :attr:`Board.nodes`: 0 is the center, then in the order placed."""
@@ -98,6 +99,12 @@ def move_code(move: Move) -> int:
     if type(move) is Play:
         return play(move.tile.index, move.onto)
     return DRAW_CODE if type(move) is Draw else PASS_CODE
+
+
+def moves_of(codes: Sequence[int]) -> tuple[Move, ...]:
+    """Gets the public moves of core move codes (a line of play found by a search)."""
+    table = MOVES.onto_nodes(max((code_onto(code) for code in codes), default=0) + 1)
+    return tuple(table[code] for code in codes)
 
 
 def parse_move(text: str) -> Move:

@@ -7,11 +7,12 @@ count when a round is dealt (see :meth:`Rules.hand_size_for`, :meth:`Rules.arms_
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 from typing_extensions import Self
 
+from .._core import MAX_ARMS as _MAX_ARMS, MAX_PLAYERS as _MAX_PLAYERS
 from ._errors import RulesError
 from ._tiles import Pip, Tile
 
@@ -46,8 +47,8 @@ SUPPORTED_SETS = (6, 9, 12, 15, 18)  # SET-1
 
 # The library's limits, one set of numbers enforced where a game is set up (Rules, new_game)
 # and by every reader, so whatever the engine can play can also be written and read back.
-MAX_PLAYERS = 64
-"""The most players a game may have (DEAL-1 allows fewer on small sets)."""
+MAX_PLAYERS: Final = _MAX_PLAYERS
+"""The most players a game may have (DEAL-1 allows fewer on small sets); the core's, which sizes its tables by it."""
 MAX_OPTION = 999_999_999
 """The largest value of an integer option of :class:`Rules` (nine digits, as the position notation reads)."""
 MAX_SEED = 2**256 - 1
@@ -56,8 +57,8 @@ MAX_SEED = 2**256 - 1
 # DEAL-A3: hand sizes on double-9 by player count.
 _TRAINS_HAND_SIZES = {2: 21, 3: 14, 4: 11, 5: 8, 6: 7, 7: 6, 8: 5}
 _CROSS_HAND_SIZE = 7  # DEAL-B1
-MAX_ARMS = 8
-"""The most arms a center takes (OPEN-1: "up to 8", *trains*)."""
+MAX_ARMS: Final = _MAX_ARMS
+"""The most arms a center takes (OPEN-1: "up to 8", *trains*); the core's, which sizes its tables by it."""
 
 
 def _check_int(name: str, value: object, low: int, high: int = MAX_OPTION, *, optional: bool = True) -> None:

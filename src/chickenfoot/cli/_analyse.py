@@ -7,7 +7,7 @@ import math
 
 import click
 
-from .._bots import EXACT_WORLDS
+from .._bots import EXACT_NODES, EXACT_WORLDS, Unsolved
 from .._game import GameState, InvalidRecordError, PlayerView, RoundState, observe
 from .._io import parse_position
 from ..bots import Analysis, analyse
@@ -55,7 +55,8 @@ def _json(analysis: Analysis) -> str:
         }
         for row in analysis.moves
     ]
-    return json.dumps({"player": analysis.player, "simulations": analysis.simulations, "moves": rows}, indent=1)
+    data = {"player": analysis.player, "simulations": analysis.simulations, "exact": analysis.exact, "moves": rows}
+    return json.dumps(data, indent=1)
 
 
 @click.command("analyse", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -81,6 +82,12 @@ def _json(analysis: Analysis) -> str:
     is_flag=True,
     help=f"Solve each world exactly after every move (--simulations: worlds, default {EXACT_WORLDS}).",
 )
+@click.option(
+    "--max-nodes",
+    type=click.IntRange(1, None),
+    default=None,
+    help=f"With --exact: leave out a world whose solve needs more positions [default: {EXACT_NODES:,}].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the analysis as JSON instead of a table.")
 def analyse_command(
     position: str,
@@ -89,6 +96,7 @@ def analyse_command(
     seconds: float | None,
     seed: int,
     exact: bool,
+    max_nodes: int | None,
     as_json: bool,
 ) -> None:
     """Estimate every legal move of POSITION (the position notation, quoted) for the player to move.
@@ -100,16 +108,26 @@ def analyse_command(
     """
     if simulations is not None and seconds is not None:
         raise click.BadParameter("give --simulations or --seconds, not both", param_hint="'--seconds'")
+    if max_nodes is not None and not exact:
+        raise click.BadParameter("--max-nodes is the budget of --exact: give both", param_hint="'--max-nodes'")
     try:
         state = parse_position(position)
     except InvalidRecordError as error:
         raise click.BadParameter(str(error), param_hint="POSITION") from None
     view = view_of_position(state, seat)
     if exact:
+        nodes = EXACT_NODES if max_nodes is None else max_nodes
         try:
-            analysis = analyse(view, simulations=simulations, seconds=seconds, seed=seed, exact=True)
-        except ValueError as error:
-            raise click.BadParameter(str(error), param_hint="POSITION") from None
+            analysis = analyse(view, simulations=simulations, seconds=seconds, seed=seed, exact=True, max_nodes=nodes)
+        except Unsolved as error:
+            if error.by_time:
+                reason = f"no world was solved in --seconds {seconds}: give more --seconds, or --simulations"
+            else:
+                reason = (
+                    f"no world could be solved within --max-nodes {nodes:,} positions after every move: too many "
+                    "tiles are left to solve exactly (raise --max-nodes, or analyse without --exact)"
+                )
+            raise click.BadParameter(reason, param_hint="POSITION") from None
     else:
         budget = SIMULATIONS if simulations is None and seconds is None else simulations
         analysis = analyse(view, simulations=budget, seconds=seconds, seed=seed)

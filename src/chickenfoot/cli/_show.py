@@ -159,25 +159,39 @@ def analysis_table(analysis: Analysis, *, limit: int | None = None) -> Table:
     """Tabulates an analysis by the estimate its title describes, the lowest expected score first, the move
     the search bot would play (the most visited) marked ``*``; a caption says what each column means.
 
+    An exact analysis (:attr:`Analysis.exact`) is told in its own words: worlds solved, each move's
+    mean exact score, the lowest (the move marked) first, and the line of the first world solved.
     With ``limit``, the best ``limit`` rows by score, and the marked move's row if it is not among them.
     """
-    table = Table(
-        title=f"P{analysis.player} to move, {analysis.simulations:,} simulations; sorted by score, "
-        "lower is better; * the move the search bot would play",
-        title_justify="left",
-        caption=(
-            f"score: P{analysis.player}'s expected score for this round after the move (95% CI); "
+    player = f"P{analysis.player}"
+    if analysis.exact:
+        title = (
+            f"{player} to move, {analysis.simulations:,} worlds solved exactly; sorted by score, "
+            "lower is better; * the lowest mean"
+        )
+        caption = (
+            f"score: the mean over the worlds solved of the lowest round score {player} can guarantee after the "
+            "move against the others' best play (95% CI); worlds: the worlds solved; line: the best play in "
+            "the first world solved"
+        )
+    else:
+        title = (
+            f"{player} to move, {analysis.simulations:,} simulations; sorted by score, "
+            "lower is better; * the move the search bot would play"
+        )
+        caption = (
+            f"score: {player}'s expected score for this round after the move (95% CI); "
             + ("win: the chance of winning the game; " if any(row.win is not None for row in analysis.moves) else "")
             + "visits: simulations that began with the move (the bot plays the most visited); "
             "expected line: the play the search expects next"
-        ),
-        caption_justify="left",
-    )
+        )
+    table = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
     in_game = any(row.win is not None for row in analysis.moves)  # a position without its game has no win chance
-    columns = ("#", "move", "score (95% CI)", *(("win",) if in_game else ()), "visits", "expected line")
+    counts, line_column = ("worlds", "line") if analysis.exact else ("visits", "expected line")
+    columns = ("#", "move", "score (95% CI)", *(("win",) if in_game else ()), counts, line_column)
     for column in columns:
-        table.add_column(column, justify="left" if column in ("move", "expected line") else "right")
-    chosen = analysis.moves[0] if analysis.moves else None  # Analysis.moves: the most visited first
+        table.add_column(column, justify="left" if column in ("move", line_column) else "right")
+    chosen = analysis.moves[0] if analysis.moves else None  # Analysis.moves: the most visited (or lowest mean) first
     ranked = sorted(analysis.moves, key=lambda row: (math.isnan(row.score), row.score, -row.visits))
     shown = ranked[:limit]
     if chosen is not None and chosen not in shown:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 import time
 
 import click
@@ -17,19 +18,25 @@ _MEANING = {
     "score": "P{player}'s round score",
     "margin": "P{player}'s round score less the lowest of the others'",
 }
+_WIDTH = 80
+"""The columns the text fits: the line of moves is wrapped to them, its later lines indented."""
 
 
 def describe_solution(solution: Solution, seconds: float) -> str:
-    """Writes a solution in words: what the value measures, whether it is proven, the line, the nodes and the time."""
+    """Writes a solution in words, in lines of at most 80 columns: the value and whether it is proven, what it
+    measures, the line (wrapped), the nodes and the time."""
     meaning = _MEANING[solution.objective].format(player=solution.player)
     if solution.proven:
-        value = f"value {solution.value}: {meaning}, the lowest P{solution.player} can guarantee (proven)"
+        value = f"value {solution.value} (proven), the lowest P{solution.player} can guarantee:"
     else:
         side = "at most" if solution.bound == "upper" else "at least"
-        value = f"value {side} {solution.value}: {meaning} (a bound: --max-nodes ran out before the proof)"
-    line = " ".join(map(str, solution.line)) if solution.line else "(none)"
+        value = f"value {side} {solution.value} (a bound: --max-nodes ran out before the proof):"
+    moves = " ".join(map(str, solution.line)) if solution.line else "(none)"
+    line = textwrap.fill(
+        moves, _WIDTH, initial_indent="line: ", subsequent_indent="  ", break_on_hyphens=False, break_long_words=False
+    )
     rate = solution.nodes / seconds if seconds > 0 else 0.0
-    return f"{value}\nline: {line}\nnodes: {solution.nodes:,} in {seconds:.3f} s ({rate:,.0f} a second)"
+    return f"{value}\n  {meaning}\n{line}\nnodes: {solution.nodes:,} in {seconds:.3f} s ({rate:,.0f} a second)"
 
 
 @click.command("solve", context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
