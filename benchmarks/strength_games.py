@@ -1,6 +1,6 @@
 """Writes the whole-game strength page: SolverBot against RolloutBot and SearchBot at three budgets.
 
-    python benchmarks/strength_games.py --deals 10=16,50=6,200=2 --workers 1 --log-dir strength-games-logs
+    python benchmarks/strength_games.py --deals 10=40,50=16,200=4 --workers 1 --log-dir strength-games-logs
 
 Plays one ladder (chickenfoot.tournament.run_ladder) per preset (trains, cross) and per budget of
 CPU time a move: ``solver``, ``rollout`` and ``search`` at that budget, and ``greedy``, four
@@ -33,7 +33,7 @@ PAGE = ROOT / "docs" / "strength-games.md"
 PRESETS = ("trains", "cross")
 PLAYERS = 4
 BOTS = ("solver:{ms}ms", "rollout:{ms}ms", "search:{ms}ms", "greedy")
-DEALS = "10=16,50=6,200=2"
+DEALS = "10=40,50=16,200=4"
 SAMPLES = 1000  # bootstrap samples over deals
 # What SolverBot was built to reach: rating points by round over each rival at these budgets,
 # the interval excluding 0, and a lower mean total per game than the rollout bot at every budget.
@@ -41,8 +41,8 @@ TARGET_RATING = {"search": 100, "rollout": 50}
 TARGET_BUDGETS = (50, 200)
 
 WHAT = {
-    "solver": "`SolverBot`: plays as the rollout bot until few tiles are left, then solves the round exactly "
-    "in sampled worlds and plays the move that does best on average.",
+    "solver": "`SolverBot`: plays as the rollout bot until 12 tiles or fewer are in hand, then solves the "
+    "round exactly in worlds sampled from its view and plays the move with the best mean value.",
     "rollout": "`RolloutBot`: every move played out by greedy play in worlds sampled from its view.",
     "search": "`SearchBot`: SO-ISMCTS over the public objects.",
     "greedy": "`GreedyBot`: one move ahead, no budget; it fills the fourth seat.",
@@ -128,10 +128,14 @@ class Games:
 
 def _cell(value: float, low: float, high: float, digits: int, *, sign: bool = False, percent: bool = False) -> str:
     scale, unit = (100, "%") if percent else (1, "")
-    shown = f"{value * scale:{'+' if sign else ''}.{digits}f}{unit}"
+
+    def shown(number: float) -> float:
+        return round(number * scale, digits) + 0.0  # + 0.0: no "-0" for a small negative rounded away
+
+    text = f"{shown(value):{'+' if sign else ''}.{digits}f}{unit}"
     if math.isnan(low):
-        return f"{shown} (no interval)"
-    return f"{shown} ({low * scale:.{digits}f} to {high * scale:.{digits}f})"
+        return f"{text} (no interval)"
+    return f"{text} ({shown(low):.{digits}f} to {shown(high):.{digits}f})"
 
 
 def _rating(comparison: Comparison) -> str:
@@ -168,8 +172,8 @@ def _targets(preset: str, ladders: dict[int, LadderResult], games: dict[int, Gam
     return [
         f"### Targets, {preset}",
         "",
-        "What `SolverBot` was built to reach; a target is met when the figure is on its side and the "
-        "interval excludes 0.",
+        "What `SolverBot` was built to reach. A rating target is met when the difference reaches it and its "
+        "interval excludes 0; the totals target when the difference and its whole interval are below 0.",
         "",
         *lines,
         "",
@@ -227,7 +231,8 @@ def _page(results: dict[tuple[str, int], LadderResult], command: str, deals: dic
         "rates every bot by round in four settings.",
         "",
         f"- Command: `{command}` (with `--log-dir` it resumes; one ladder from the command line is "
-        "`chickenfoot ladder --bots solver:50ms,rollout:50ms,search:50ms,greedy --players 4 --unit game ...`).",
+        "`chickenfoot ladder --bots solver:50ms,rollout:50ms,search:50ms,greedy --players 4 --preset trains "
+        "--deals N`, and `--unit game` rates it by game).",
         f"- Date: {datetime.date.today().isoformat()}; {sum(len(r.games) for r in results.values()):,} games, "
         "kept in the logs of `--log-dir`.",
         f"- Machine: {_machine()}.",
@@ -237,8 +242,9 @@ def _page(results: dict[tuple[str, int], LadderResult], command: str, deals: dic
     ]
     if few < 10:
         lines.append(
-            f"- **Few deals**: as few as {few} at the largest budget (what the time allowed). Deals vary "
-            "a lot, so the intervals there are wide and a difference inside them is not shown either way."
+            f"- **Few deals**: {few} at the largest budget (what the time allowed). Deals vary a lot, so "
+            "the intervals there are wide, and a bootstrap over so few deals understates even that spread: "
+            "read those rows as a first look, not a result."
         )
     lines += [
         "",
