@@ -53,6 +53,11 @@ HEAD = {2: ("rollout:{ms}ms", "search:{ms}ms"), 4: ("rollout:{ms}ms", "search:{m
 # GreedyBot against the baseline it must beat: two bots that meet at few deals of the big ladder
 # get a ladder of their own (with four players, random and a quick sampler fill the table).
 GREEDY = {2: ("greedy", "heaviest"), 4: ("greedy", "heaviest", "random", "sampler:100")}
+# The page points to the one benchmarks/strength_games.py writes: SolverBot is rated apart from this ladder.
+GAMES = (
+    "`SolverBot` is measured apart, against `RolloutBot` and `SearchBot` by the whole game as "
+    "players keep score, on [strength over whole games](strength-games.md)."
+)
 
 WHAT = {
     "random": "`RandomBot`: a legal move uniformly at random.",
@@ -252,6 +257,8 @@ def main() -> int:
         "table holds every hand), ratings from a Bradley-Terry fit of every pairwise round result "
         "(the lower round score wins; Elo points, the weakest bot at 0; 100 points is a 64% chance "
         "of scoring less than the other in a round), 95% intervals by bootstrap over deals.",
+        "",
+        GAMES,
         "",
         f"- Command: `{command} --workers {args.workers}` (with `--log-dir` it resumes; the same "
         "ladder from the command line is `chickenfoot ladder --bots ... --deals N --players P --preset X`).",
