@@ -507,44 +507,52 @@ def test_the_collector_freezes_what_survives_sweeps_cycles_and_leaves_nothing_fr
 
     swept: list[str] = []
 
-    def garbage(name: str) -> None:
-        cycle = Cycle()
-        cycle.itself = cycle  # type: ignore[attr-defined]
-        weakref.finalize(cycle, swept.append, name)
+    def cycle(name: str) -> Cycle:
+        made = Cycle()
+        made.itself = made  # type: ignore[attr-defined]
+        weakref.finalize(made, swept.append, name)
+        return made
 
-    async def frozen_until_cancelled() -> bool:
+    async def frozen_until_cancelled() -> tuple[bool, bool]:
         freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=3600.0))
         while not gc.get_freeze_count():
             await asyncio.sleep(0.01)
-        gc.disable()  # no collection of its own may find the cycle before the next freeze
+        gc.disable()  # no collection but the freezer's may find the cycles
         try:
-            garbage("frozen")
+            cycle("garbage")  # unreachable already at the next freeze: collected, not frozen
+            kept: Cycle | None = cycle("frozen")  # reachable at the next freeze: frozen with the rest
             before = gc.get_freeze_count()
-            while gc.get_freeze_count() <= before:  # the next freeze takes the unreachable cycle in
+            while gc.get_freeze_count() <= before:
                 await asyncio.sleep(0.01)
+            collected = swept == ["garbage"]
+            kept = None
         finally:
             gc.enable()
         gc.collect()
-        kept = not swept  # frozen, the cycle waits for the sweep: a collection does not see it
+        waits = swept == ["garbage"]  # frozen, then unreachable: it waits for the sweep, a collection does not see it
         freezer.cancel()
         await asyncio.gather(freezer, return_exceptions=True)
-        return kept
+        return collected, waits and kept is None
 
     async def swept_in_time() -> None:
         freezer = asyncio.ensure_future(freeze_survivors(every=0.01, sweep_every=0.05))
-        garbage("swept")
+        kept: Cycle | None = cycle("swept")
+        while not gc.get_freeze_count():
+            await asyncio.sleep(0.01)
+        kept = None
         while "swept" not in swept:  # the sweep unfreezes everything and collects it
             await asyncio.sleep(0.01)
         freezer.cancel()
         await asyncio.gather(freezer, return_exceptions=True)
+        assert kept is None
 
     assert gc.get_freeze_count() == 0
-    assert asyncio.run(frozen_until_cancelled())
+    assert asyncio.run(frozen_until_cancelled()) == (True, True)
     assert gc.get_freeze_count() == 0  # cancelled, it unfreezes everything
     gc.collect()
-    assert swept == ["frozen"]
+    assert swept == ["garbage", "frozen"]
     asyncio.run(asyncio.wait_for(swept_in_time(), 120))
-    assert swept == ["frozen", "swept"]
+    assert swept == ["garbage", "frozen", "swept"]
     assert gc.get_freeze_count() == 0
 
 

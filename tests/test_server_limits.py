@@ -94,6 +94,30 @@ def test_finished_and_idle_games_leave_memory_and_are_read_back_when_asked_for(t
         assert client.get(f"/api/games/{people}").json()["seats"][0]["claimed"]
 
 
+def test_finished_bot_games_leave_no_objects_behind(tmp_path: Path) -> None:
+    import gc
+
+    from chickenfoot._core._codes import ALL_TILES
+    from chickenfoot._game._moves import MOVES
+
+    server = GameServer(SQLiteStore(tmp_path / "games.sqlite3", synchronous="NORMAL"), limits=FAST)
+
+    def play(games: int) -> int:
+        for _ in range(games):
+            create(client, ["random", "random"])
+            wait_for(lambda: not server.tables)  # played to the end, nobody watching: gone from memory
+        gc.collect()  # the count is of the package's objects: the test client's and the loop's vary between runs
+        modules = (type(kept).__dict__.get("__module__") for kept in gc.get_objects())
+        return sum(isinstance(module, str) and module.startswith("chickenfoot") for module in modules)
+
+    # Every move object a board can need, made once and shared by every game (the engine makes them as boards grow).
+    MOVES.onto_nodes(ALL_TILES + 2)
+    with TestClient(create_app(server)) as client:
+        before = play(5)  # what the first games make once (imports, caches) is not a game's
+        after = play(60)
+    assert after - before < 10, f"{after - before} objects kept by 60 finished games"
+
+
 # -- clients that do not read, requests that do not arrive -------------------------------------
 
 

@@ -7,7 +7,13 @@ milliseconds every few seconds that finds next to nothing (docs/serving.md has t
 :func:`freeze_survivors` moves what has survived into the permanent generation
 (:func:`gc.freeze`) every second, so collections walk only what is new, and every ten minutes
 puts it all back (:func:`gc.unfreeze`) and collects everything once, for the rare cycles (an
-exception's traceback, a dropped connection's buffers).
+exception's traceback, a dropped connection's buffers) that become unreachable once frozen.
+
+Each freeze is preceded by a collection of what is not frozen yet: the objects made since the
+last freeze, so its cost follows the last second's work, not the games in memory. Without it
+the cycles that were already garbage (every HTTP request leaves some in uvicorn and h11) would
+be frozen with the rest and kept until the sweep: a server answering a steady stream of
+requests grew by thousands of objects a minute.
 """
 
 from __future__ import annotations
@@ -36,6 +42,8 @@ async def freeze_survivors(every: float = 1.0, sweep_every: float = 600.0) -> No
                 swept = time.monotonic()
                 pause = 1000 * (time.perf_counter() - began)
                 log.debug("full collection: %d unreachable objects, %.0f ms", found, pause)
+            else:
+                gc.collect()  # only the unfrozen: what is garbage already must not be frozen with the rest
             gc.freeze()
     finally:
         gc.unfreeze()

@@ -105,9 +105,24 @@ class RateLimit:
         self._allowance -= 1.0
         return True
 
+    def is_full(self, now: float) -> bool:
+        """Tells whether the bucket has refilled by ``now`` (``time.monotonic()``): then it is as good as a new one."""
+        return self._allowance + (now - self._last) * self._rate >= self._burst
+
 
 class Rates:
-    """Counts requests by key (an address prefix) against one rate, remembering the ``keys`` most recent keys."""
+    """Counts requests by key (an address prefix, a game) against one rate, remembering the ``keys`` most recent keys.
+
+    A key whose bucket has refilled is forgotten when a new key comes: a fresh count would be
+    the same, and the keys of games long finished or clients long gone would otherwise stay.
+
+    >>> rates = Rates(1e-6, 2)  # a bucket that has taken anything refills in days
+    >>> _ = rates.limit("seen")  # nothing taken: full
+    >>> rates.take("busy"), len(rates)  # "seen" is forgotten
+    (True, 1)
+    >>> rates.take("next"), len(rates)  # "busy" is not full: remembered
+    (True, 2)
+    """
 
     def __init__(self, rate: float, burst: int, keys: int = 10_000) -> None:
         self._rate, self._burst, self._keys = rate, burst, keys
@@ -121,9 +136,19 @@ class Rates:
         """Gets the count of ``key`` (a fresh one for a key new or long unseen)."""
         limit = self._limits.get(key)
         if limit is None:
+            self._forget_full()
             limit = self._limits[key] = RateLimit(self._rate, self._burst)
             if len(self._limits) > self._keys:
                 self._limits.popitem(last=False)
         else:
             self._limits.move_to_end(key)
         return limit
+
+    def __len__(self) -> int:
+        return len(self._limits)
+
+    def _forget_full(self) -> None:
+        # From the least recent on, while they are full: each key is forgotten once, so a request costs O(1) on average.
+        now = time.monotonic()
+        while self._limits and next(iter(self._limits.values())).is_full(now):
+            self._limits.popitem(last=False)

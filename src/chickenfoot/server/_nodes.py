@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import time
@@ -103,7 +104,8 @@ class Nodes:
 
     def build(self, stored: Stored) -> Table:
         """Builds a game's table from the store's copy (raises if its moves do not replay)."""
-        joins = self._joins.limit(stored.setup.game)
+        # Counted through the rates by game, not held: so the game's count outlives its table, unless it has refilled.
+        joins = functools.partial(self._joins.take, stored.setup.game)
         return Table(stored, expire_seconds=self.limits.expire_seconds, joins=joins)
 
     def spawn(self, work: Coroutine[Any, Any, Any]) -> None:

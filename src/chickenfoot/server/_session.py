@@ -147,7 +147,7 @@ class Session:
             spectators = sum(1 for session in table.sessions if session.seat is None)
             if spectators >= limits.spectators_per_game:
                 raise ProtocolError(CLOSE_FULL, f"this game takes {limits.spectators_per_game} spectators at most")
-            if not table.joins.take():
+            if not table.joins():
                 raise ProtocolError(CLOSE_FULL, "too many spectators are joining this game: try again in a moment")
             return
         if seat >= table.setup.players:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -20,7 +20,6 @@ import chickenfoot as cf
 from chickenfoot.bots import KINDS
 from chickenfoot.svg import render_svg
 
-from ._limits import RateLimit
 from ._protocol import seat_view
 from ._store import Setup, Stored, StoreError
 
@@ -123,7 +122,7 @@ class Table:
     the game may go without a move before it expires.
     """
 
-    def __init__(self, stored: Stored, *, expire_seconds: float, joins: RateLimit) -> None:
+    def __init__(self, stored: Stored, *, expire_seconds: float, joins: Callable[[], bool]) -> None:
         setup = stored.setup
         self.setup = setup
         self.invites = list(stored.invites)
@@ -144,7 +143,7 @@ class Table:
         self.lock = asyncio.Lock()  # one writer
         self.sessions: set[Connection] = set()
         self.owned = False
-        self.joins = joins  # spectators joining, a second
+        self.joins = joins  # counts a spectator joining; False past the game's rate
         self.wake = asyncio.Event()  # set at every move, for the bots waiting for their turn
         self.bot_task: asyncio.Task[None] | None = None
         self._public: str | None = None  # the spectator document of the current state
