@@ -277,3 +277,111 @@ async def wait_for_seq(server: Any, game: str, seq: int) -> None:
             return
         await asyncio.sleep(0.01)
     raise AssertionError(f"game {game} never reached {seq} moves on {server.store.owner}")
+
+
+async def _two_nodes_one_game(database: str) -> tuple[Any, Any, Any, list[str]]:
+    """Nodes a and b on one database, and a two-person game on a whose seat 0 moves first (both seats claimed)."""
+    from _server import FAST
+    from chickenfoot.server import GameServer, PostgresStore
+
+    a = GameServer(PostgresStore(database, owner="a"), limits=FAST, lease_seconds=5)
+    b = GameServer(PostgresStore(database, owner="b"), limits=FAST, lease_seconds=5)
+    rules = cf.Rules.trains()
+    seed = next(seed for seed in range(100) if cf.new_game(rules, 2, seed).current_player == 0)
+    await a.start()
+    await b.start()
+    created = await a.create(rules, ["human", "human"], seed=seed)
+    tokens = [await a.claim(created.game, seat, created.invites[seat] or "") for seat in (0, 1)]
+    return a, b, created.game, tokens
+
+
+async def _first_move(server: Any, game: str, token: str) -> Any:
+    """Seat 0 says hello on ``server`` and plays the game's first move; gets its session once the move is acked."""
+    from _server import Recorder
+
+    here = Recorder()
+    seat0 = here.connect(server, game)
+    await seat0.receive(json.dumps({"type": "hello", "seat": 0, "token": token}))
+    move = str(cf.legal_moves(server.tables[game].game)[0])
+    await seat0.receive(json.dumps({"type": "move", "seq": 0, "move": move}))
+    await _frame_with_seq(here.frames, "ack", 1)
+    return seat0
+
+
+async def _frame_with_seq(frames: list[str], kind: str, seq: int) -> dict[str, Any]:
+    for _ in range(300):
+        for text in frames:
+            frame = json.loads(text)
+            if frame["type"] == kind and frame["seq"] == seq:
+                return frame  # type: ignore[no-any-return]
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no {kind} frame with seq {seq} came: {[json.loads(text)['type'] for text in frames]}")
+
+
+def test_a_move_stored_elsewhere_while_a_node_reads_the_game_reaches_its_connections(database: str) -> None:
+    """The read may predate the move while its note comes before the read is done: the node reads again."""
+    from _server import Recorder
+
+    async def test() -> None:
+        a, b, game, tokens = await _two_nodes_one_game(database)
+        try:
+            read, moved = asyncio.Event(), asyncio.Event()
+            load = b.store.load
+
+            async def load_before_the_move(wanted: str) -> Any:
+                stored = await load(wanted)
+                if not read.is_set():
+                    read.set()
+                    await moved.wait()  # the move is stored before this read is done,
+                    await asyncio.sleep(0.3)  # and its note heard (one heard later takes the ordinary path)
+                return stored
+
+            b.store.load = load_before_the_move
+            there = Recorder()
+            seat1 = there.connect(b, game)
+            hello = asyncio.ensure_future(seat1.receive(json.dumps({"type": "hello", "seat": 1, "token": tokens[1]})))
+            await read.wait()
+            seat0 = await _first_move(a, game, tokens[0])
+            moved.set()
+            await hello
+            assert (await _frame_with_seq(there.frames, "sync", 0))["view"]["current_player"] == 0
+            assert (await _frame_with_seq(there.frames, "state", 1))["view"]["current_player"] == 1
+            for session in (seat0, seat1):
+                await session.closed()
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(test())
+
+
+def test_a_game_let_go_while_a_connection_waited_for_its_read_is_read_again_for_it(database: str) -> None:
+    """A connection must join the table the node keeps, or it hears no more moves."""
+    from _server import Recorder
+
+    async def test() -> None:
+        a, b, game, tokens = await _two_nodes_one_game(database)
+        try:
+            load = b.store.load
+            dropped: list[bool] = []
+
+            async def load_then_let_go(wanted: str) -> Any:
+                stored = await load(wanted)
+                if not dropped:  # as a note's handling may, between the read and the connection's turn
+                    asyncio.get_running_loop().call_soon(lambda: dropped.append(True) or b.leave(b.tables[wanted]))
+                return stored
+
+            b.store.load = load_then_let_go
+            there = Recorder()
+            seat1 = there.connect(b, game)
+            await seat1.receive(json.dumps({"type": "hello", "seat": 1, "token": tokens[1]}))
+            assert dropped
+            seat0 = await _first_move(a, game, tokens[0])
+            assert (await _frame_with_seq(there.frames, "state", 1))["view"]["current_player"] == 1
+            for session in (seat0, seat1):
+                await session.closed()
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(test())

@@ -236,16 +236,22 @@ class GameServer(Nodes):
         Several connections asking at once share one read. The table stays in memory while
         someone is connected to it (or a bot is to move): call ``leave`` with the table when it may go.
         """
-        table = self.tables.get(game)
-        if table is not None or not _valid_id(game):
-            return table
-        loading = self._loading.get(game)
-        if loading is None:
-            loading = self._loading[game] = asyncio.get_running_loop().create_task(self._load(game))
-            loading.add_done_callback(lambda _: self._loading.pop(game, None))
-        return await asyncio.shield(loading)
+        while True:
+            table = self.tables.get(game)
+            if table is not None or not _valid_id(game):
+                return table
+            loading = self._loading.get(game)
+            if loading is None:
+                loading = self._loading[game] = asyncio.get_running_loop().create_task(self._load(game))
+                loading.add_done_callback(lambda _: self._loading.pop(game, None))
+            table = await asyncio.shield(loading)
+            # Let go between the read and this turn (a note handled meanwhile found nobody holding it)?
+            # A table not kept here hears no more moves: read the game again.
+            if table is None or self.tables.get(game) is table:
+                return table
 
     async def _load(self, game: str) -> Table | None:
+        self._noted_while_read.discard(game)
         stored = await self.store.load(game)
         if stored is None:
             return None
@@ -256,6 +262,9 @@ class GameServer(Nodes):
             except (StoreError, cf.IllegalMoveError, cf.InvalidMoveError, cf.RulesError) as error:
                 log.error("game %s cannot be rebuilt from the store: %s", game, error)
                 raise StoreError(f"game {game} cannot be rebuilt from its stored moves") from None
+        if game in self._noted_while_read:  # the read may predate what the note told: read again
+            self._noted_while_read.discard(game)
+            self.spawn(self._resync(table))
         return table
 
     # -- connections -------------------------------------------------------------------------

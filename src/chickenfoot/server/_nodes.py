@@ -91,6 +91,8 @@ class Nodes:
         self.tables: dict[str, Table] = {}
         """The games in memory on this node, by id."""
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
+        self._noted_while_read: set[str] = set()
+        """Games being read from the store when another node's note about them came."""
         self._pending: dict[str, _Pending] = {}
         self._requests = itertools.count()
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -364,6 +366,9 @@ class Nodes:
             return
         if stored is None or table.owned:
             return
+        for seat, token in enumerate(stored.tokens):
+            if token is not None and table.tokens[seat] is None:
+                table.seat_taken(seat, token)
         try:
             self._catch_up(table, stored.moves[table.seq :])
         except (cf.IllegalMoveError, cf.InvalidMoveError) as error:
@@ -386,6 +391,8 @@ class Nodes:
         note = read_note(text)
         if note is None:
             log.info("a note from another node was not one this node reads, and was dropped: %.200r", text)
+        elif isinstance(note, (Moved, Seated)) and note.game in self._loading and note.game not in self.tables:
+            self._noted_while_read.add(note.game)
         if isinstance(note, Moved):
             self._moved(note)
         elif isinstance(note, Seated) and note.node != self.node:
