@@ -290,9 +290,26 @@ async def _two_nodes_one_game(database: str) -> tuple[Any, Any, Any, list[str]]:
     seed = next(seed for seed in range(100) if cf.new_game(rules, 2, seed).current_player == 0)
     await a.start()
     await b.start()
+    await _listening(database, 2)  # a note sent from now on reaches both
     created = await a.create(rules, ["human", "human"], seed=seed)
     tokens = [await a.claim(created.game, seat, created.invites[seat] or "") for seat in (0, 1)]
     return a, b, created.game, tokens
+
+
+async def _listening(database: str, nodes: int) -> None:
+    """Waits until ``nodes`` connections to ``database`` listen for notes (their last statement a LISTEN)."""
+    import psycopg
+
+    for _ in range(500):
+        async with await psycopg.AsyncConnection.connect(database, autocommit=True) as connection:
+            cursor = await connection.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'"
+            )
+            row = await cursor.fetchone()
+        if row is not None and row[0] >= nodes:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{nodes} nodes never listened")
 
 
 async def _first_move(server: Any, game: str, token: str) -> Any:

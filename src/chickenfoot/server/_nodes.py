@@ -387,6 +387,7 @@ class Nodes:
             for table in list(self.tables.values()):
                 if not table.owned:
                     self.spawn(self._resync(table))
+            self._noted_while_read.update(game for game in self._loading if game not in self.tables)
             return
         note = read_note(text)
         if note is None:
