@@ -92,7 +92,7 @@ class Nodes:
         """The games in memory on this node, by id."""
         self._loading: dict[str, asyncio.Task[Table | None]] = {}
         self._noted_while_read: set[str] = set()
-        """Games being read from the store when another node's note about them came."""
+        """Games being read from the store when a note about them came (or the listening began again): read twice."""
         self._pending: dict[str, _Pending] = {}
         self._requests = itertools.count()
         self._tasks: set[asyncio.Task[Any]] = set()
