@@ -8,10 +8,11 @@ the clients speak the protocol over WebSocket, moving to another node when their
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -279,8 +280,12 @@ async def wait_for_seq(server: Any, game: str, seq: int) -> None:
     raise AssertionError(f"game {game} never reached {seq} moves on {server.store.owner}")
 
 
-async def _two_nodes_one_game(database: str) -> tuple[Any, Any, Any, list[str]]:
-    """Nodes a and b on one database, and a two-person game on a whose seat 0 moves first (both seats claimed)."""
+@contextlib.asynccontextmanager
+async def _two_nodes_one_game(database: str) -> AsyncIterator[tuple[Any, Any, str, list[str]]]:
+    """Nodes a and b on one database, and a two-person game on a whose seat 0 moves first (both seats claimed).
+
+    Gives ``(a, b, game, tokens)``; closes both nodes after.
+    """
     from _server import FAST
     from chickenfoot.server import GameServer, PostgresStore
 
@@ -289,11 +294,17 @@ async def _two_nodes_one_game(database: str) -> tuple[Any, Any, Any, list[str]]:
     rules = cf.Rules.trains()
     seed = next(seed for seed in range(100) if cf.new_game(rules, 2, seed).current_player == 0)
     await a.start()
-    await b.start()
-    await _listening(database, 2)  # a note sent from now on reaches both
-    created = await a.create(rules, ["human", "human"], seed=seed)
-    tokens = [await a.claim(created.game, seat, created.invites[seat] or "") for seat in (0, 1)]
-    return a, b, created.game, tokens
+    try:
+        await b.start()
+        try:
+            await _listening(database, 2)  # a note sent from now on reaches both
+            created = await a.create(rules, ["human", "human"], seed=seed)
+            tokens = [await a.claim(created.game, seat, created.invites[seat] or "") for seat in (0, 1)]
+            yield a, b, created.game, tokens
+        finally:
+            await b.close()
+    finally:
+        await a.close()
 
 
 async def _listening(database: str, nodes: int) -> None:
@@ -340,8 +351,7 @@ def test_a_move_stored_elsewhere_while_a_node_reads_the_game_reaches_its_connect
     from _server import Recorder
 
     async def test() -> None:
-        a, b, game, tokens = await _two_nodes_one_game(database)
-        try:
+        async with _two_nodes_one_game(database) as (a, b, game, tokens):
             read, moved = asyncio.Event(), asyncio.Event()
             load = b.store.load
 
@@ -365,9 +375,6 @@ def test_a_move_stored_elsewhere_while_a_node_reads_the_game_reaches_its_connect
             assert (await _frame_with_seq(there.frames, "state", 1))["view"]["current_player"] == 1
             for session in (seat0, seat1):
                 await session.closed()
-        finally:
-            await a.close()
-            await b.close()
 
     asyncio.run(test())
 
@@ -377,8 +384,7 @@ def test_a_game_let_go_while_a_connection_waited_for_its_read_is_read_again_for_
     from _server import Recorder
 
     async def test() -> None:
-        a, b, game, tokens = await _two_nodes_one_game(database)
-        try:
+        async with _two_nodes_one_game(database) as (a, b, game, tokens):
             load = b.store.load
             dropped: list[bool] = []
 
@@ -397,8 +403,5 @@ def test_a_game_let_go_while_a_connection_waited_for_its_read_is_read_again_for_
             assert (await _frame_with_seq(there.frames, "state", 1))["view"]["current_player"] == 1
             for session in (seat0, seat1):
                 await session.closed()
-        finally:
-            await a.close()
-            await b.close()
 
     asyncio.run(test())
