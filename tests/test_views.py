@@ -425,3 +425,33 @@ def test_a_shown_state_is_freed_once_dropped_without_waiting_for_the_cycle_colle
         assert gone() is None
     finally:
         gc.enable()
+
+
+def test_a_game_keeps_a_finished_round_without_what_showed_it_and_shows_it_the_same_when_asked() -> None:
+    """A server shows every state; a finished round's views would then be most of a long game's memory.
+
+    The game keeps the round's last position and its moves, and makes the rest again only if
+    someone asks for that round once more: what it shows is what the moves played say.
+    """
+    from chickenfoot._game._state import _game
+
+    rng = random.Random(7)
+    game = cf.new_game(cf.Rules.trains(), players=2, seed=5)
+    played: list[tuple[int, cf.Move]] = []
+    for before, move, after in random_walk(game, rng):
+        assert before.current_player is not None
+        played.append((before.current_player, move))
+        _everything_shown(after)  # as a server shows every state
+        if after.round_index != before.round_index:
+            break
+    else:
+        pytest.fail("the walk ended inside the first round")
+    kept = _game(after).finals[0]
+    assert (kept.views, kept.legal_view, kept.legal_cache) == (None, None, None)
+    final = after.results[0].final
+    assert final.history == tuple(played)
+    unwatched = game
+    for _, move in played:
+        unwatched = cf.apply(unwatched, move)
+    assert cf.to_json(final) == cf.to_json(unwatched.results[0].final)
+    assert len(final.board.nodes) == 1 + sum(isinstance(move, cf.Play) for _, move in played)

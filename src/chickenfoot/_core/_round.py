@@ -654,8 +654,12 @@ class Round(Openings):
         over: bool,
         went_out: int,
         log: Log,
+        shown: bool = True,
     ) -> Round:
-        """Returns a round on the same board (the same nodes and openings), with the rest given."""
+        """Returns a round on the same board (the same nodes and openings), with the rest given.
+
+        It starts from this round's views unless ``shown`` is false (:meth:`bare`).
+        """
         after = Round()
         after.legal_cache = after.legal_view = after.views = None
         after.setup = setup
@@ -674,9 +678,28 @@ class Round(Openings):
         after.pending = self.pending
         after.pending_value = self.pending_value
         after.missing = self.missing
-        if self.views is not None:
+        if shown and self.views is not None:
             self.pass_views_to(after)
         return after
+
+    def bare(self) -> Round:
+        """Returns this position without the objects made to show it: what a game keeps of a round it has finished.
+
+        Showing a finished round again is rare, and its views (a node per play, an entry per move,
+        :meth:`pass_views_to`) would be most of a long game's memory; they are made again from
+        the history if asked for.
+        """
+        return self.moved(
+            self.setup,
+            hands=self.hands,
+            yard=self.yard,
+            current=self.current,
+            drawn=self.drawn,
+            over=self.over,
+            went_out=self.went_out,
+            log=self.log,
+            shown=False,
+        )
 
     def pass_views_to(self, after: Round) -> None:
         """Starts ``after``'s views from this round's: ``after`` is this round one move on, or on the same board.
@@ -1035,7 +1058,7 @@ class Game:
         while True:
             scores = final.scores()
             totals = tuple([total + score for total, score in zip(game.totals, scores, strict=True)])
-            finals = (*game.finals, final)
+            finals = (*game.finals, final.bare())
             round_scores = (*game.round_scores, scores)
             index = game.round_index if len(finals) == game.deal.settings.rounds else game.round_index + 1
             after = Game(
