@@ -286,6 +286,26 @@ def test_a_restarted_server_rebuilds_its_games_from_the_store(tmp_path: Path) ->
     assert frames[0]["seq"] == 12
 
 
+def test_the_log_a_connection_gets_holds_every_move_of_every_round_as_the_record_has_it(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    with client_for(path) as client:
+        game, _ = create(client, ["random", "random"])
+        with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+            frames = [hello(ws, None)]
+            while not frames[-1]["view"]["is_over"]:
+                frames.append(receive(ws))
+        record = cf.from_json(client.get(f"/api/games/{game}/record").text, cf.GameRecord)
+        turns = zip(cf.replay(record)[:-1], record.moves, strict=True)
+        expected = [[state.round_index, state.current_player, str(move)] for state, move in turns]
+        assert expected[-1][0] == record.rules.rounds - 1  # the log spans every round
+        for frame in frames[1:]:  # each move's frame names that move, across the rounds' ends too
+            assert frame["last"] == expected[frame["seq"] - 1]
+        with client.websocket_connect(f"/api/games/{game}/ws") as ws:
+            assert hello(ws, None)["log"] == expected
+    with client_for(path) as client, client.websocket_connect(f"/api/games/{game}/ws") as ws:
+        assert hello(ws, None)["log"] == expected  # and as a server that read the game back from the store writes it
+
+
 def test_bots_are_seated_by_the_server_built_in_and_program_bots(tmp_path: Path) -> None:
     programs = {"recorder": [sys.executable, str(BOTS / "recorder.py")]}
     with client_for(tmp_path / "games.sqlite3", programs=programs) as client:

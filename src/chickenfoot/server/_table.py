@@ -130,7 +130,13 @@ class Table:
         self.expire_seconds = expire_seconds
         # The game rebuilt from its seed and every stored move, each through apply.
         self.game = cf.new_game(setup.rules, setup.players, setup.seed)
-        self.log: list[tuple[int, int, str]] = []
+        self.seq = 0  # the number of moves made so far (the sequence number the next move is made at)
+        # The log of moves, as sync frames send it: each finished round's written once as JSON
+        # (its moves never change, and their tuples would be most of a long game's memory), the
+        # round in play's as (round, player, move) entries.
+        self._written: list[str] = []
+        self._turns: list[tuple[int, int, str]] = []
+        self.last: tuple[int, int, str] | None = None  # the last move made, as (round, player, move)
         for text in stored.moves:
             if self.game.is_over:
                 raise StoreError(f"game {setup.game}'s log goes on after the game is over")
@@ -155,11 +161,6 @@ class Table:
         return self.setup.game
 
     @property
-    def seq(self) -> int:
-        """Gets the number of moves made so far (the sequence number the next move is made at)."""
-        return len(self.log)
-
-    @property
     def expired(self) -> bool:
         """Tells whether the game has gone ``expire_seconds`` without a move (and takes no more)."""
         return not self.game.is_over and time.monotonic() - self.moved >= self.expire_seconds
@@ -176,10 +177,7 @@ class Table:
 
     def advance(self, after: cf.GameState, text: str) -> None:
         """Applies a stored move: the log and the state move on, and what was written of the old state goes."""
-        before = self.game
-        assert before.current_player is not None
-        self.log.append((before.round_index, before.current_player, text))
-        self.game = after
+        self._note(self.game, after, text)
         self.moved = time.monotonic()
         self._public = None
         self._svgs.clear()
@@ -194,11 +192,24 @@ class Table:
         self.wake.set()
 
     def _apply(self, text: str) -> None:
-        player = self.game.current_player
+        self._note(self.game, cf.apply(self.game, cf.parse_move(text)), text)
+
+    def _note(self, before: cf.GameState, after: cf.GameState, text: str) -> None:
+        """Moves the game on to ``after``, ``text`` played, and logs the move."""
+        player = before.current_player
         assert player is not None
-        after = cf.apply(self.game, cf.parse_move(text))
-        self.log.append((self.game.round_index, player, text))
+        self.last = (before.round_index, player, text)
+        self._turns.append(self.last)
+        self.seq += 1
         self.game = after
+        if after.is_over or after.round_index != before.round_index:  # the round is over: write it
+            self._written.append(json.dumps(self._turns)[1:-1])
+            self._turns = []
+
+    def log_json(self) -> str:
+        """Writes every move made so far as a JSON list of ``[round, player, move]``."""
+        rounds = [*self._written, json.dumps(self._turns)[1:-1]] if self._turns else self._written
+        return f"[{', '.join(rounds)}]"
 
     def view_json(self, seat: int | None) -> str:
         """Writes what ``seat`` (``None``: a spectator) may see now, as a view (or spectator) document."""
@@ -218,16 +229,16 @@ class Table:
 
     def sync_frame(self, seat: int | None, svg: bool) -> str:
         """Writes everything a connection of ``seat`` may know: the table, the log of moves and its view now."""
-        head = json.dumps({"type": "sync", "seq": self.seq, "seat": seat, "table": self.summary(), "log": self.log})
-        frame = head[:-1] + ', "view": ' + self.view_json(seat)
+        head = json.dumps({"type": "sync", "seq": self.seq, "seat": seat, "table": self.summary()})
+        frame = head[:-1] + ', "log": ' + self.log_json() + ', "view": ' + self.view_json(seat)
         if svg:
             frame += ', "svg": ' + json.dumps(self.svg(seat))
         return frame + "}"
 
     def broadcast(self) -> None:
         """Sends the last move, and each connection's view after it, to every connection here."""
-        round_, player, text = self.log[-1]
-        last = json.dumps([round_, player, text])
+        assert self.last is not None
+        last = json.dumps(self.last)
         head = f'{{"type": "state", "seq": {self.seq}, "last": {last}, "view": '
         for session in list(self.sessions):
             frame = head + self.view_json(session.seat)
