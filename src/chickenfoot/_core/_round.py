@@ -324,6 +324,26 @@ mypyc cannot compile that recursive alias, so the annotation says ``Any``.)
 """
 
 
+def pack_log(log: Log) -> bytes:
+    """Writes a history in 4 bytes a turn, oldest first: the player, the exposed value + 1, the move (2 bytes)."""
+    turns: list[int] = []
+    link = log
+    while link is not None:
+        player, move, exposed, link = link
+        turns.append(player | (exposed + 1) << 8 | move << 16)
+    turns.reverse()
+    return b"".join([turn.to_bytes(4, "little") for turn in turns])
+
+
+def unpack_log(packed: bytes) -> Log:
+    """Reads a history :func:`pack_log` wrote."""
+    log: Log = None
+    for at in range(0, len(packed), 4):
+        turn = int.from_bytes(packed[at : at + 4], "little")
+        log = (turn & 255, turn >> 16, (turn >> 8 & 255) - 1, log)
+    return log
+
+
 class Views:
     """The public objects showing one round, each made on first use (``None`` until then; see Round.pass_views_to)."""
 
@@ -417,6 +437,7 @@ class Round(Openings):
         "legal_view",
         "log",
         "over",
+        "packed",
         "setup",
         "views",
         "went_out",
@@ -430,7 +451,8 @@ class Round(Openings):
     drawn: int  # the tile drawn this turn (DRAW-2, DRAW-3)
     over: bool
     went_out: int
-    log: Log
+    log: Log  # None in a round a game keeps finished (bare), whose history is packed
+    packed: bytes | None  # the history of a bare round (pack_log): 4 bytes a turn, not a tuple and an int
     legal_cache: list[int] | None  # the legal move codes, once asked for
     legal_view: tuple[Any, ...] | None  # the legal public moves, once asked for
     views: Views | None
@@ -451,7 +473,7 @@ class Round(Openings):
     def plays_since_base(self) -> list[tuple[int, int]]:
         """Lists the ``(move, exposed)`` of the plays that placed the nodes after ``base``'s, newest first."""
         plays: list[tuple[int, int]] = []
-        link = self.log
+        link = self.links()
         count = self.size - self.setup.base.size
         while len(plays) < count:
             assert link is not None  # every node after the base's was placed by a play
@@ -487,7 +509,7 @@ class Round(Openings):
         """Gets the tile placed last: the newest play's, or the base's newest if no play placed one since."""
         if self.size == self.setup.base.size:
             return self.setup.base.last.tile
-        link = self.log
+        link = self.links()
         while link is not None:
             _, move, _, link = link
             if is_play(move):
@@ -523,7 +545,7 @@ class Round(Openings):
                 turns = (*earlier, (player, table[move]))
             else:
                 listed: list[tuple[int, Any]] = []
-                link = self.log
+                link = self.links()
                 while link is not None:
                     player, move, _, link = link
                     listed.append((player, table[move]))
@@ -616,7 +638,7 @@ class Round(Openings):
             drawn=self.drawn,
             over=self.over,
             went_out=self.went_out,
-            log=self.log,
+            log=self.links(),
         )
 
     def after(self, move: int, *, close: bool = False) -> Round:
@@ -670,6 +692,7 @@ class Round(Openings):
         after.over = over
         after.went_out = went_out
         after.log = log
+        after.packed = None
         after.size = self.size
         after.ends = self.ends
         after.ends_mask = self.ends_mask
@@ -683,23 +706,34 @@ class Round(Openings):
         return after
 
     def bare(self) -> Round:
-        """Returns this position without the objects made to show it: what a game keeps of a round it has finished.
+        """Returns this position without the objects made to show it, its history packed: what a game keeps of a
+        round it has finished.
 
         Showing a finished round again is rare, and its views (a node per play, an entry per move,
-        :meth:`pass_views_to`) would be most of a long game's memory; they are made again from
-        the history if asked for.
+        :meth:`pass_views_to`) and its log (a tuple and an int per turn) would be most of a long
+        game's memory; they are made again from the packed history if asked for (:meth:`links`).
+        It points to no game: the game points to it, and the game it was played in (with what
+        that game made to show its results) can go.
         """
-        return self.moved(
-            self.setup,
+        setup = self.setup
+        kept = self.moved(
+            Setup(setup.settings, reserve=setup.reserve, base=setup.base, game=None),
             hands=self.hands,
             yard=self.yard,
             current=self.current,
             drawn=self.drawn,
             over=self.over,
             went_out=self.went_out,
-            log=self.log,
+            log=None,
             shown=False,
         )
+        kept.packed = pack_log(self.links())
+        return kept
+
+    def links(self) -> Log:
+        """Gets the round's history as a :data:`Log`: ``log``, or, in a bare round, made again from ``packed``."""
+        packed = self.packed
+        return self.log if packed is None else unpack_log(packed)
 
     def pass_views_to(self, after: Round) -> None:
         """Starts ``after``'s views from this round's: ``after`` is this round one move on, or on the same board.
@@ -740,6 +774,7 @@ class Round(Openings):
         after.over = out or nothing_to_do(setup.settings, hands, self.yard, setup.reserve, after)  # END-2, every move
         after.went_out = player if out else NONE
         after.log = (player, onto << 8 | tile, exposed, self.log)  # play(tile, onto)
+        after.packed = None
         if self.views is not None:
             self.pass_views_to(after)
         return after
@@ -832,6 +867,7 @@ def round_on(
     start.over = over
     start.went_out = went_out
     start.log = log
+    start.packed = None
     start.size = layout.size
     start.ends = layout.ends[: settings.max_pip + 1]  # a round keeps only its set's values (less to copy per play)
     start.ends_mask = layout.ends_mask
