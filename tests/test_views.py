@@ -430,8 +430,8 @@ def test_a_shown_state_is_freed_once_dropped_without_waiting_for_the_cycle_colle
 def test_a_game_keeps_a_finished_round_without_what_showed_it_and_shows_it_the_same_when_asked() -> None:
     """A server shows every state; a finished round's views would then be most of a long game's memory.
 
-    The game keeps the round's last position and its moves, and makes the rest again only if
-    someone asks for that round once more: what it shows is what the moves played say.
+    The game keeps the round's last position and its moves (packed), and makes the rest again
+    only if someone asks for that round once more: what it shows is what the moves played say.
     """
     from chickenfoot._game._state import _game
 
@@ -447,11 +447,16 @@ def test_a_game_keeps_a_finished_round_without_what_showed_it_and_shows_it_the_s
     else:
         pytest.fail("the walk ended inside the first round")
     kept = _game(after).finals[0]
-    assert (kept.views, kept.legal_view, kept.legal_cache) == (None, None, None)
+    assert (kept.views, kept.legal_view, kept.legal_cache, kept.log) == (None, None, None, None)
+    assert kept.packed is not None  # the history, packed
+    assert len(kept.packed) == 4 * len(played)
+    assert kept.setup.game is None  # and not the game it was played in, with what that game made
     final = after.results[0].final
     assert final.history == tuple(played)
+    last = before.round.board.nodes  # the board as shown before the round's last move
+    assert final.board.nodes[: len(last)] == last
+    assert len(final.board.nodes) == len(last) + isinstance(move, cf.Play)
     unwatched = game
     for _, move in played:
         unwatched = cf.apply(unwatched, move)
     assert cf.to_json(final) == cf.to_json(unwatched.results[0].final)
-    assert len(final.board.nodes) == 1 + sum(isinstance(move, cf.Play) for _, move in played)
