@@ -126,29 +126,36 @@ class WriterStore(Store, Generic[Connection]):
         self._answer(ready, None, None)
         try:
             while True:
-                first = self._queue.get()
-                if isinstance(first, _Stop):
-                    return
-                batch = [first]
-                stop = False
-                while len(batch) < _BATCH:
+                batch, stop = self._next_batch()
+                if batch:
                     try:
-                        item = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if isinstance(item, _Stop):
-                        stop = True
-                        break
-                    batch.append(item)
-                try:
-                    connection = self._transaction(connection, batch)
-                except Exception as error:  # the back end failed oddly: the thread goes on
-                    log.exception("the store's writer could not run a transaction")
-                    connection = self._failed(connection, batch, StoreError(f"the store failed: {error!r}"))
+                        connection = self._transaction(connection, batch)
+                    except Exception as error:  # the back end failed oddly: the thread goes on
+                        log.exception("the store's writer could not run a transaction")
+                        connection = self._failed(connection, batch, StoreError(f"the store failed: {error!r}"))
+                # Nothing of the batch is kept while the writer waits for the next: its moves and
+                # futures, made among the games in play, would keep their memory after they end.
+                del batch
                 if stop:
                     return
         finally:
             self._disconnect(connection)
+
+    def _next_batch(self) -> tuple[list[_Operation[Any]], bool]:
+        """Waits for the next operations, at most :data:`_BATCH`; tells whether a stop came after them."""
+        first = self._queue.get()
+        if isinstance(first, _Stop):
+            return [], True
+        batch = [first]
+        while len(batch) < _BATCH:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(item, _Stop):
+                return batch, True
+            batch.append(item)
+        return batch, False
 
     def _transaction(self, connection: Connection, batch: list[_Operation[Any]]) -> Connection:
         """Runs ``batch`` as one transaction, then answers each operation: all after COMMIT, or all with its error."""
