@@ -214,27 +214,35 @@ def test_a_board_refuses_nodes_the_placement_rules_do_not_place() -> None:
 
 
 def test_the_public_move_table_holds_each_play_at_its_code() -> None:
-    # Rows are made a node at a time, each with the plays of every tile of the largest set; every
-    # entry must be the move of its code, and draw and pass sit at their codes.
+    # Rows are made a node at a time, each with the plays of every tile of the largest set asked
+    # for so far, and take a larger set's tiles when one is asked for; every entry must be the
+    # move of its code, each made once, and draw and pass sit at their codes.
     made: list[int] = []
 
     def make(code: int) -> tuple[str, int, int]:
         made.append(code)
         return ("play", code & 255, code >> 8)
 
-    tiles = len(cf.full_set(18))
+    def assert_rows(table: list[object], nodes: int, tiles: int) -> None:
+        for onto in range(nodes):
+            for tile in range(tiles):
+                assert table[play(tile, onto)] == ("play", tile, onto)
+            assert table[play(tiles, onto)] is None  # no tile of the sets asked for has that number
+        assert (table[DRAW], table[PASS]) == ("draw", "pass")
+
+    double_6, double_18 = len(cf.full_set(6)), len(cf.full_set(18))
     moves = PublicMoves("draw", "pass", make)
-    moves.onto_nodes(2)
-    table = moves.onto_nodes(3)
-    assert len(made) == len(set(made)) == 3 * tiles  # each play made once
-    for onto in range(3):
-        for tile in range(tiles):
-            assert table[play(tile, onto)] == ("play", tile, onto)
-        assert table[play(tiles, onto)] is None  # no tile has that number
-    assert (table[DRAW], table[PASS]) == ("draw", "pass")
-    assert moves.onto_nodes(1) is table
-    assert len(made) == 3 * tiles  # nothing more to make
-    assert moves.nodes == 3
+    moves.onto_nodes(2, double_6)
+    table = moves.onto_nodes(3, double_6)
+    assert len(made) == len(set(made)) == 3 * double_6  # each play made once, of the set's tiles only
+    assert_rows(table, 3, double_6)
+    assert moves.onto_nodes(1, double_6) is table
+    assert len(made) == 3 * double_6  # nothing more to make
+    assert moves.onto_nodes(4, double_18) is table  # a larger set: the rows made take its tiles, and a row more
+    assert len(made) == len(set(made)) == 4 * double_18
+    assert_rows(table, 4, double_18)
+    assert moves.onto_nodes(4, double_6) is table
+    assert (moves.nodes, moves.tiles, len(made)) == (4, double_18, 4 * double_18)
 
 
 def test_the_codes_table_lists_the_codes_themselves() -> None:

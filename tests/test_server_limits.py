@@ -111,7 +111,7 @@ def test_finished_bot_games_leave_no_objects_behind(tmp_path: Path) -> None:
         return sum(isinstance(module, str) and module.startswith("chickenfoot") for module in modules)
 
     # Every move object a board can need, made once and shared by every game (the engine makes them as boards grow).
-    MOVES.onto_nodes(ALL_TILES + 2)
+    MOVES.onto_nodes(ALL_TILES + 2, ALL_TILES)
     with TestClient(create_app(server)) as client:
         before = play(5)  # what the first games make once (imports, caches) is not a game's
         after = play(60)

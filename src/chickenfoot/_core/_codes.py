@@ -100,14 +100,15 @@ def tile_text(tile: int) -> str:
 class PublicMoves:
     """What each move code stands for, made by ``make`` a node at a time and then shared.
 
-    The table has a row of 256 codes per node: the plays of every tile of the largest set onto
-    that node (and, in node 0's row, the draw and the pass). The views hand out these shared
-    objects (the public moves, :data:`chickenfoot._game._state.MOVES`), so ``Round.after_public``
-    finds a move by identity; :data:`CODES` is the table of the codes themselves, from which
-    ``Round.legal`` lists them.
+    The table has a row of 256 codes per node: the plays onto that node of every tile of the
+    largest set asked for so far (and, in node 0's row, the draw and the pass), so that a server
+    of double-9 games makes 55 of a row's 190 plays. The views hand out these shared objects (the
+    public moves, :data:`chickenfoot._game._state.MOVES`), so ``Round.after_public`` finds a move
+    by identity; :data:`CODES` is the table of the codes themselves, from which ``Round.legal``
+    lists them.
     """
 
-    __slots__ = ("draw", "make", "nodes", "pass_", "table")
+    __slots__ = ("draw", "make", "nodes", "pass_", "table", "tiles")
 
     def __init__(self, draw: Any, pass_: Any, make: Callable[[int], Any]) -> None:
         self.draw = draw
@@ -115,12 +116,18 @@ class PublicMoves:
         self.make = make  # makes what a play's code stands for
         self.table: list[Any] = []  # what each code stands for, None where no move has it
         self.nodes = 0  # the nodes the table has rows for
+        self.tiles = 0  # the tiles each row has plays for: tiles 0 to tiles - 1
 
-    def onto_nodes(self, nodes: int) -> list[Any]:
-        """Gets the table by code, with every play onto nodes 0 to ``nodes - 1``."""
+    def onto_nodes(self, nodes: int, tiles: int) -> list[Any]:
+        """Gets the table by code, with every play of tiles 0 to ``tiles - 1`` onto nodes 0 to ``nodes - 1``."""
         table = self.table
+        if tiles > self.tiles:  # a larger set than so far: the rows made take its tiles too
+            for onto in range(self.nodes):
+                for tile in range(self.tiles, tiles):
+                    table[play(tile, onto)] = self.make(play(tile, onto))
+            self.tiles = tiles
         for onto in range(self.nodes, nodes):
-            row: list[Any] = [self.make(play(tile, onto)) for tile in range(ALL_TILES)]
+            row: list[Any] = [self.make(play(tile, onto)) for tile in range(self.tiles)]
             row += [None] * (256 - len(row))
             if onto == 0:
                 row[DRAW] = self.draw

@@ -530,7 +530,7 @@ class Round(Openings):
         """Lists the legal move codes in the engine's fixed order (computed once per round state; not to be changed)."""
         legal = self.legal_cache
         if legal is None:
-            legal = self.legal_cache = self._generate(CODES.onto_nodes(self.size))
+            legal = self.legal_cache = self._generate(CODES.onto_nodes(self.size, self.setup.settings.tiles))
         return legal
 
     def history(self, moves: PublicMoves) -> tuple[tuple[int, Any], ...]:
@@ -538,7 +538,7 @@ class Round(Openings):
         views = self.public()
         turns: tuple[tuple[int, Any], ...] | None = views.history
         if turns is None:
-            table = moves.onto_nodes(self.size)
+            table = moves.onto_nodes(self.size, self.setup.settings.tiles)
             earlier = views.earlier
             if earlier is not None and self.log is not None:
                 player, move, _, _ = self.log
@@ -559,7 +559,9 @@ class Round(Openings):
         """Gets the legal moves as public objects (built once per round)."""
         view = self.legal_view
         if view is None:
-            table = moves.table if moves.nodes >= self.size else moves.onto_nodes(self.size)  # onto_nodes, inlined
+            tiles = self.setup.settings.tiles
+            fits = moves.nodes >= self.size and moves.tiles >= tiles
+            table = moves.table if fits else moves.onto_nodes(self.size, tiles)  # onto_nodes, inlined
             view = self.legal_view = tuple(self._generate(table))
         return view
 

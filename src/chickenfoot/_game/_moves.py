@@ -10,7 +10,7 @@ from typing import SupportsIndex, TypeAlias
 
 import attrs
 
-from .._core import DRAW as DRAW_CODE, PASS as PASS_CODE, PublicMoves, code_onto, code_tile, play
+from .._core import DRAW as DRAW_CODE, PASS as PASS_CODE, PublicMoves, code_onto, code_tile, is_play, play
 from ._errors import InvalidMoveError
 from ._tiles import TILE_PATTERN, TILES, Tile
 
@@ -103,7 +103,9 @@ def move_code(move: Move) -> int:
 
 def moves_of(codes: Sequence[int]) -> tuple[Move, ...]:
     """Gets the public moves of core move codes (a line of play found by a search)."""
-    table = MOVES.onto_nodes(max((code_onto(code) for code in codes), default=0) + 1)
+    plays = [code for code in codes if is_play(code)]
+    nodes = max((code_onto(code) for code in plays), default=0) + 1
+    table = MOVES.onto_nodes(nodes, max((code_tile(code) for code in plays), default=0) + 1)
     return tuple(table[code] for code in codes)
 
 
