@@ -631,16 +631,21 @@ class Round(Openings):
 
     def with_game(self, game: Game) -> Round:
         """Returns the same position played in ``game``."""
-        setup = Setup(self.setup.settings, reserve=self.setup.reserve, base=self.setup.base, game=game)
+        return self._copied(game, log=self.links(), shown=True)
+
+    def _copied(self, game: Game | None, *, log: Log, shown: bool) -> Round:
+        """Returns the same position played in ``game`` (or in none), with ``log`` as its history."""
+        setup = self.setup
         return self.moved(
-            setup,
+            Setup(setup.settings, reserve=setup.reserve, base=setup.base, game=game),
             hands=self.hands,
             yard=self.yard,
             current=self.current,
             drawn=self.drawn,
             over=self.over,
             went_out=self.went_out,
-            log=self.links(),
+            log=log,
+            shown=shown,
         )
 
     def after(self, move: int, *, close: bool = False) -> Round:
@@ -717,18 +722,7 @@ class Round(Openings):
         It points to no game: the game points to it, and the game it was played in (with what
         that game made to show its results) can go.
         """
-        setup = self.setup
-        kept = self.moved(
-            Setup(setup.settings, reserve=setup.reserve, base=setup.base, game=None),
-            hands=self.hands,
-            yard=self.yard,
-            current=self.current,
-            drawn=self.drawn,
-            over=self.over,
-            went_out=self.went_out,
-            log=None,
-            shown=False,
-        )
+        kept = self._copied(None, log=None, shown=False)
         kept.packed = pack_log(self.links())
         return kept
 

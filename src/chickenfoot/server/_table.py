@@ -203,12 +203,12 @@ class Table:
         self.seq += 1
         self.game = after
         if after.is_over or after.round_index != before.round_index:  # the round is over: write it
-            self._written.append(json.dumps(self._turns)[1:-1])
+            self._written.append(_entries(self._turns))
             self._turns = []
 
     def log_json(self) -> str:
         """Writes every move made so far as a JSON list of ``[round, player, move]``."""
-        rounds = [*self._written, json.dumps(self._turns)[1:-1]] if self._turns else self._written
+        rounds = [*self._written, _entries(self._turns)] if self._turns else self._written
         return f"[{', '.join(rounds)}]"
 
     def view_json(self, seat: int | None) -> str:
@@ -252,3 +252,8 @@ class Table:
         frame = json.dumps({"type": "seats", "seats": _seats(self.setup, self.tokens)})
         for session in list(self.sessions):
             session.send(frame)
+
+
+def _entries(turns: list[tuple[int, int, str]]) -> str:
+    """Writes log entries as the items of a JSON list (no brackets), so that rounds written apart join into one."""
+    return json.dumps(turns)[1:-1]
