@@ -159,3 +159,53 @@ def _programs(mark: str, host: int) -> list[int]:
         if pid != host and parent != host:
             found.append(pid)
     return found
+
+
+def test_ctrl_c_as_the_workers_start_stops_the_tournament_without_a_traceback() -> None:
+    # Ctrl-C reaches every process of the job: here, while a worker has its Python's handler of
+    # Ctrl-C but is still importing the package, before it has said that Ctrl-C is its parent's.
+    wrapper = "import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + DRIVER
+    argv = ["tournament", "--games", "20", "--rule", "max_pip=6", "--workers", "2", "--bots", "greedy,random"]
+    host = subprocess.Popen(
+        [sys.executable, "-c", wrapper, *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": SRC},
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + BOUND
+    starting = None
+    while starting is None and time.monotonic() < deadline:
+        starting = next((pid for pid in _workers(host.pid) if _ctrl_c(pid) == "caught"), None)
+    assert starting is not None, "no worker was seen starting"
+    os.killpg(host.pid, signal.SIGINT)
+    _, errors = host.communicate(timeout=BOUND)
+    assert json.loads(errors.splitlines()[-1])["code"] == 1
+    assert "Traceback" not in errors
+
+
+def _workers(host: int) -> list[int]:
+    """Lists the host's worker processes (fresh interpreters: multiprocessing's spawn_main)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):
+            continue
+        if parent == host and b"spawn_main" in command:
+            found.append(int(entry.name))
+    return found
+
+
+def _ctrl_c(pid: int) -> str | None:
+    """Tells what ``pid`` does with SIGINT: "caught" (by a handler), "ignored", or ``None`` (the default)."""
+    try:
+        status = dict(line.split(":\t", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines())
+    except (OSError, ValueError):
+        return None
+    bit = 1 << (signal.SIGINT - 1)
+    if int(status["SigIgn"], 16) & bit:
+        return "ignored"
+    return "caught" if int(status["SigCgt"], 16) & bit else None

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 import attrs
 import pytest
 
 import chickenfoot as cf
+import chickenfoot.bots  # cf.bots, whichever test modules ran before in this process
 from chickenfoot.tournament import GameOutcome, TournamentResult, run_tournament
 
 SMALL = cf.Rules.trains(max_pip=6)  # 7 short rounds: fast games
@@ -139,6 +144,80 @@ def test_a_bot_that_cannot_reach_worker_processes_is_refused_unless_played_here(
     with pytest.raises(cf.BotSpecError, match=r"bot .*first cannot be copied to worker processes.*workers=1"):
         run_tournament([first, "greedy"], games=2, workers=2, rules=SMALL)
     assert len(run_tournament([first, "greedy"], games=2, workers=1, rules=SMALL).outcomes) == 2
+
+
+# A script whose other thread writes to standard error without end, holding the stream's lock a
+# moment at a time, while it plays tournaments on two workers with a bot that writes there too. A
+# worker forked at such a moment would start with the lock held by a thread it does not have, and
+# hang at the bot's first line, and the tournament with it.
+_LOCK_HELD_AT_START = """
+import io
+import os
+import sys
+import threading
+import traceback
+
+import chickenfoot as cf
+import chickenfoot.tournament
+
+
+def chatty(view):
+    print("thinking", file=sys.stderr, flush=True)
+    return view.legal_moves[0]
+
+
+def write_forever(stream):
+    while True:
+        stream.write("x" * 4096)
+
+
+if __name__ == "__main__":
+    sys.stderr = io.TextIOWrapper(open(os.devnull, "wb"))
+    threading.Thread(target=write_forever, args=(sys.stderr,), daemon=True).start()
+    try:
+        rules = cf.Rules.trains(max_pip=6)
+        for seed in range(3):
+            result = cf.tournament.run_tournament([chatty, "greedy"], games=2, seed=seed, workers=2, rules=rules)
+            print(len(result.outcomes), flush=True)
+    except BaseException:
+        traceback.print_exc(file=sys.__stderr__)
+        os._exit(1)
+    os._exit(0)  # not an exit, which flushes and waits on the stream the thread holds
+"""
+
+
+@pytest.mark.slow
+def test_workers_start_fresh_so_no_lock_held_by_another_thread_hangs_them(tmp_path: Path) -> None:
+    script = tmp_path / "held.py"
+    script.write_text(_LOCK_HELD_AT_START)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout) == (0, "2\n2\n2\n"), done.stderr
+    assert "thinking" in done.stderr  # the bot wrote on the workers' own standard error, not on the script's
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "cf.tournament.run_tournament([first, 'greedy'], games=2, workers=2)",
+        "cf.tournament.run_ladder([first, 'greedy'], deals=2, workers=2)",
+    ],
+)
+def test_a_bot_typed_at_a_prompt_is_refused_for_worker_processes(call: str) -> None:
+    # python -c is a prompt's __main__ (no file): a worker, a fresh interpreter, could not import the bot.
+    typed = f"""
+        import chickenfoot as cf
+        import chickenfoot.tournament
+        def first(view):
+            return view.legal_moves[0]
+        try:
+            {call}
+        except cf.BotSpecError as error:
+            print(error)
+    """
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(typed)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("bot first is defined in an interactive session"), done.stdout
+    assert "workers=1" in done.stdout
 
 
 def test_an_entry_that_is_no_bot_is_refused() -> None:

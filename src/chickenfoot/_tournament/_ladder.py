@@ -20,7 +20,6 @@ import itertools
 import json
 import math
 import os
-import pickle
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -40,11 +39,13 @@ from ._matches import (
     Progress,
     Task,
     check_entrant,
+    check_for_workers,
     check_portable,
     check_starts,
     derive_seed,
     in_order,
     play_task,
+    worker_pool,
 )
 
 __all__ = ["Comparison", "LadderResult", "Rating", "Seating", "cheats", "run_ladder"]
@@ -527,10 +528,8 @@ def _outcomes(
     if workers == 1:
         yield from map(play_task, tasks)
         return
-    check_portable(entries, pickle.dumps, "worker processes")
-    from concurrent.futures import ProcessPoolExecutor
-
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    check_for_workers(entries)
+    with worker_pool(workers) as pool:  # Ctrl-C or an error stops the games in flight
         yield from in_order(pool, tasks, window=4 * workers)
 
 

@@ -8,12 +8,19 @@ shown as :mod:`chickenfoot.tournament`'s, which re-exports them.
 from __future__ import annotations
 
 import collections
+import contextlib
 import copy
 import hashlib
+import multiprocessing
+import multiprocessing.context
 import os
+import pickle
 import signal
+import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Any, Literal, TypeAlias
 
@@ -182,6 +189,93 @@ def check_portable(lineup: tuple[Entrant, ...], dumps: Callable[[object], bytes]
             ) from None
 
 
+def check_for_workers(lineup: tuple[Entrant, ...]) -> None:
+    """Refuses a bot that worker processes cannot get: one ``pickle`` cannot copy, or one defined interactively.
+
+    Each worker is a fresh interpreter (:func:`worker_pool`) that finds a bot's function or class
+    by importing its module; a bot defined at a prompt or in a notebook lives in a ``__main__``
+    no file holds, so no worker could find it.
+    """
+    check_portable(lineup, pickle.dumps, "worker processes")
+    if getattr(sys.modules.get("__main__"), "__file__", None) is not None:
+        return
+    for entry in lineup:
+        if not isinstance(entry, str) and getattr(entry, "__module__", None) == "__main__":
+            raise BotSpecError(
+                f"bot {bot_name(entry)} is defined in an interactive session, which worker processes "
+                "cannot import: define it in a module (a .py file) and import it, "
+                "or play in this process with workers=1"
+            )
+
+
+class _WorkerProcess(multiprocessing.context.SpawnProcess):
+    """A worker process that Ctrl-C cannot stop half-started, nor stop its pool while it starts it."""
+
+    def start(self) -> None:
+        with _ctrl_c_held():
+            super().start()
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Holds Ctrl-C off while a worker starts, from the worker and from this process.
+
+    Ctrl-C in a terminal reaches every process of the job. A worker still importing the package
+    would stop with a traceback, so it starts with SIGINT blocked (a child inherits the mask) and
+    ignores it once started (:func:`_init_worker`). This process takes a Ctrl-C that came meanwhile
+    once the worker is whole: stopped halfway, it would leave a worker reading what it never sent.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no process groups, no signal masks
+        yield
+        return
+    came: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    # Only the main thread runs Python's signal handlers, and only Python's can be put back.
+    defer = threading.current_thread() is threading.main_thread() and previous is not None
+    if defer:
+        signal.signal(signal.SIGINT, lambda signum, frame: came.append(signum))
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if defer:
+            signal.signal(signal.SIGINT, previous)
+            if came:
+                signal.raise_signal(signal.SIGINT)
+
+
+class _WorkerContext(multiprocessing.context.SpawnContext):
+    """Starts one pool's workers as fresh interpreters, and keeps each it started, to stop them all."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started: list[_WorkerProcess] = []
+
+    def Process(self, *args: Any, **kwargs: Any) -> _WorkerProcess:  # type: ignore[override]  # ProcessPoolExecutor calls it so
+        process = _WorkerProcess(*args, **kwargs)
+        self.started.append(process)
+        return process
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+    """Gives a pool of ``workers`` processes for games; on an error or Ctrl-C, stops the games in flight at once.
+
+    Each worker is a fresh interpreter on every platform ("spawn"). A forked worker would start
+    with the locks of this process's other threads as they stood at the fork (a program's
+    standard-error pump, a logging handler, a test runner's): one held then is never released in
+    the worker, which hangs at its first print, and the tournament with it.
+    """
+    context = _WorkerContext()
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker) as pool:
+        try:
+            yield pool
+        except BaseException:
+            _stop_workers(pool, context.started)
+            raise
+
+
 def run_local(tasks: Iterable[Task], total: int, workers: int, progress: Progress | None) -> list[GameOutcome]:
     outcomes: list[GameOutcome] = []
     if workers == 1:
@@ -190,15 +284,11 @@ def run_local(tasks: Iterable[Task], total: int, workers: int, progress: Progres
             if progress is not None:
                 progress(len(outcomes), total)
         return outcomes
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker) as pool:
-        try:
-            for outcome in in_order(pool, tasks, window=_WINDOW * workers):
-                outcomes.append(outcome)
-                if progress is not None:
-                    progress(len(outcomes), total)
-        except BaseException:  # Ctrl-C, or an error in one game: the games in flight stop at once
-            _stop_workers(pool)
-            raise
+    with worker_pool(workers) as pool:
+        for outcome in in_order(pool, tasks, window=_WINDOW * workers):
+            outcomes.append(outcome)
+            if progress is not None:
+                progress(len(outcomes), total)
     return outcomes
 
 
@@ -206,6 +296,8 @@ def _init_worker() -> None:
     # Ctrl-C in the terminal is for the parent, which stops the workers with SIGTERM: a worker
     # then kills its programs and exits, without a traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # held off as it started (_WorkerProcess)
     signal.signal(signal.SIGTERM, _exit_worker)
 
 
@@ -214,19 +306,19 @@ def _exit_worker(signum: int, frame: FrameType | None) -> None:
     os._exit(128 + signum)
 
 
-def _stop_workers(pool: ProcessPoolExecutor) -> None:
-    """Cancels the games not started and ends the worker processes, which stop their programs first."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
-    processes = list((getattr(pool, "_processes", None) or {}).values())  # before it, no public handle
+def _stop_workers(pool: ProcessPoolExecutor, started: list[_WorkerProcess]) -> None:
+    """Cancels the games not started and ends every worker started, which stop their programs first.
+
+    ``started`` holds the workers the pool has not yet counted as its own too (one whose start a
+    Ctrl-C followed at once), which would otherwise outlive it.
+    """
     pool.shutdown(wait=False, cancel_futures=True)
-    if callable(terminate):
-        terminate()
-        return
-    for process in processes:
+    for process in started:
         if process.is_alive():
             process.terminate()
-    for process in processes:
-        process.join(10)
+    for process in started:
+        if process.pid is not None:
+            process.join(10)
 
 
 def in_order(pool: Executor, tasks: Iterable[Task], window: int) -> Iterator[GameOutcome]:
@@ -235,6 +327,17 @@ def in_order(pool: Executor, tasks: Iterable[Task], window: int) -> Iterator[Gam
     for task in tasks:
         pending.append(pool.submit(play_task, task))
         if len(pending) >= window:
-            yield pending.popleft().result()
+            yield _outcome(pending.popleft())
     while pending:
-        yield pending.popleft().result()
+        yield _outcome(pending.popleft())
+
+
+def _outcome(future: Any) -> GameOutcome:
+    try:
+        outcome: GameOutcome = future.result()
+    except BrokenProcessPool as error:
+        raise BrokenProcessPool(
+            "a worker process died before its game ended (killed, or out of memory; or a script that "
+            'plays on several workers outside `if __name__ == "__main__":`, which each worker imports)'
+        ) from error
+    return outcome

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import os
-import pickle
 import statistics
 from collections.abc import Sequence
 
@@ -19,6 +18,7 @@ from ._matches import (
     GameOutcome,
     Progress,
     check_entrant,
+    check_for_workers,
     check_portable,
     check_starts,
     play_task,
@@ -145,10 +145,12 @@ def run_tournament(
     :class:`~chickenfoot.bots.Bot` or any function from a view to a move. ``workers`` local
     processes (default: all cores; 1 plays in this process), or with ``backend="ray"`` tasks on
     the Ray cluster at ``address`` (``None`` starts or joins a local one). Bot objects are copied
-    (pickled) to the workers: one that cannot be, such as a lambda, is refused with
-    :class:`~chickenfoot.BotSpecError` unless ``workers=1``. The results are the same whatever the
-    backend and the number of workers. Games are handed out as workers free up, so even a
-    huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
+    (pickled) to the workers: one that cannot be, such as a lambda or a bot defined at an
+    interactive prompt, is refused with :class:`~chickenfoot.BotSpecError` unless ``workers=1``.
+    Each local worker is a fresh Python process that imports the modules of the bots it gets, so
+    a script that plays on several workers does so under ``if __name__ == "__main__":``. The
+    results are the same whatever the backend and the number of workers. Games are handed out as
+    workers free up, so even a huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
     (:attr:`GameOutcome.moves`), for saving the games as records. Every process a program bot
     started is gone when it returns or raises (Ctrl-C included). Before the first game each program
     bot is started once and each ``py:`` bot built: one that cannot play
@@ -175,7 +177,7 @@ def run_tournament(
         else:
             workers = min(workers or os.cpu_count() or 1, games)
             if workers > 1:
-                check_portable(lineup, pickle.dumps, "worker processes")
+                check_for_workers(lineup)
             outcomes = run_local(tasks, games, workers, progress)
     finally:
         supervisor.sweep(tag)  # whatever a killed worker left behind
