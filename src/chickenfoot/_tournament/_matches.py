@@ -19,7 +19,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Any, Literal, TypeAlias
@@ -252,7 +252,8 @@ class _WorkerContext(multiprocessing.context.SpawnContext):
         super().__init__()
         self.started: list[_WorkerProcess] = []
 
-    def Process(self, *args: Any, **kwargs: Any) -> _WorkerProcess:  # type: ignore[override]  # ProcessPoolExecutor calls it so
+    # A method where the base class has a class: ProcessPoolExecutor calls it all the same.
+    def Process(self, *args: Any, **kwargs: Any) -> _WorkerProcess:  # type: ignore[override]
         process = _WorkerProcess(*args, **kwargs)
         self.started.append(process)
         return process
@@ -265,7 +266,8 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     Each worker is a fresh interpreter on every platform ("spawn"). A forked worker would start
     with the locks of this process's other threads as they stood at the fork (a program's
     standard-error pump, a logging handler, a test runner's): one held then is never released in
-    the worker, which hangs at its first print, and the tournament with it.
+    the worker, which hangs at its first print, and the tournament with it. Ctrl-C is the
+    parent's: a worker ignores it, and is held from it as it starts (:func:`_ctrl_c_held`).
     """
     context = _WorkerContext()
     with ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_init_worker) as pool:
@@ -323,7 +325,7 @@ def _stop_workers(pool: ProcessPoolExecutor, started: list[_WorkerProcess]) -> N
 
 def in_order(pool: Executor, tasks: Iterable[Task], window: int) -> Iterator[GameOutcome]:
     """Plays the tasks on ``pool``, at most ``window`` queued at once, and yields their outcomes in task order."""
-    pending: collections.deque[Any] = collections.deque()
+    pending: collections.deque[Future[GameOutcome]] = collections.deque()
     for task in tasks:
         pending.append(pool.submit(play_task, task))
         if len(pending) >= window:
@@ -332,12 +334,11 @@ def in_order(pool: Executor, tasks: Iterable[Task], window: int) -> Iterator[Gam
         yield _outcome(pending.popleft())
 
 
-def _outcome(future: Any) -> GameOutcome:
+def _outcome(future: Future[GameOutcome]) -> GameOutcome:
     try:
-        outcome: GameOutcome = future.result()
+        return future.result()
     except BrokenProcessPool as error:
         raise BrokenProcessPool(
             "a worker process died before its game ended (killed, or out of memory; or a script that "
             'plays on several workers outside `if __name__ == "__main__":`, which each worker imports)'
         ) from error
-    return outcome

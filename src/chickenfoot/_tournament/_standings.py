@@ -150,10 +150,10 @@ def run_tournament(
     Each local worker is a fresh Python process that imports the modules of the bots it gets, so
     a script that plays on several workers does so under ``if __name__ == "__main__":``. The
     results are the same whatever the backend and the number of workers. Games are handed out as
-    workers free up, so even a huge ``games`` starts playing at once. With ``keep_moves`` each outcome carries its moves
-    (:attr:`GameOutcome.moves`), for saving the games as records. Every process a program bot
-    started is gone when it returns or raises (Ctrl-C included). Before the first game each program
-    bot is started once and each ``py:`` bot built: one that cannot play
+    workers free up, so even a huge ``games`` starts playing at once. With ``keep_moves`` each
+    outcome carries its moves (:attr:`GameOutcome.moves`), for saving the games as records. Every
+    process a program bot started is gone when it returns or raises (Ctrl-C included). Before the
+    first game each program bot is started once and each ``py:`` bot built: one that cannot play
     stops the tournament there with a :class:`~chickenfoot.BotSpecError` naming it and the cause.
 
     >>> import chickenfoot as cf, chickenfoot.bots
