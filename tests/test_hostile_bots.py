@@ -136,7 +136,7 @@ def test_an_interrupted_tournament_leaves_no_process_behind(marked: tuple[dict[s
     )
     deadline = time.monotonic() + BOUND
     while len(_programs(mark, host.pid)) < 2 and time.monotonic() < deadline:
-        time.sleep(0.1)  # a game is under way in each worker, its program asked for a move
+        time.sleep(0.1)  # a game is under way in a worker, its programs asked for a move
     assert len(_programs(mark, host.pid)) >= 2
     if how == "Ctrl-C":
         os.killpg(host.pid, signal.SIGINT)
@@ -149,16 +149,25 @@ def test_an_interrupted_tournament_leaves_no_process_behind(marked: tuple[dict[s
 
 
 def _programs(mark: str, host: int) -> list[int]:
-    """Lists the marked processes but the host and its worker processes (children running Python)."""
+    """Lists the marked processes a worker of the host started: a game's programs, not the host's check of them."""
+    workers = set(_workers(host))
+    return [pid for pid in living_with(mark) if workers & set(_ancestors(pid))]
+
+
+def _ancestors(pid: int) -> list[int]:
+    """Lists the parent of ``pid``, its parent, and so on up to init (as far as they can be read)."""
     found = []
-    for pid in living_with(mark):
-        try:
-            parent = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-        if pid != host and parent != host:
-            found.append(pid)
+    while (pid := _parent(pid)) > 1:
+        found.append(pid)
     return found
+
+
+def _parent(pid: int) -> int:
+    """Gets the parent of ``pid``; 0 if it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def test_ctrl_c_as_the_workers_start_stops_the_tournament_without_a_traceback() -> None:
@@ -190,12 +199,11 @@ def _workers(host: int) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         try:
-            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            command = (entry / "cmdline").read_bytes()
-        except (OSError, IndexError, ValueError):
+            pid, command = int(entry.name), (entry / "cmdline").read_bytes()
+        except (OSError, ValueError):
             continue
-        if parent == host and b"spawn_main" in command:
-            found.append(int(entry.name))
+        if b"spawn_main" in command and _parent(pid) == host:
+            found.append(pid)
     return found
 
 
