@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -32,7 +33,14 @@ def _spawn(*argv: str, columns: int = 100) -> pexpect.spawn:
         encoding="utf-8",
         timeout=60,
         dimensions=(40, columns),
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
+
+
+def _ctrl_c_as_in_a_terminal() -> None:
+    # A terminal's shell starts a foreground program with Ctrl-C's default action; a suite started
+    # in the background (nohup, `&` in a script) hands its children Ctrl-C ignored, which Python keeps.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_a_full_round_against_bots_with_bad_input(tmp_path: Path) -> None:
