@@ -312,19 +312,48 @@ def test_moves_at_once_commit_together(make_store: MakeStore) -> None:
 
 
 class Failing:
-    """Makes a store's next commits fail, as the database would (busy, full, gone)."""
+    """Makes a store's commits fail, as the database would (busy, full, gone).
+
+    ``left``: the next commits, whatever their transactions hold. ``moves``: the commits of the
+    transactions that hold the next moves appended, and those only, for a server whose other work
+    (reading a game again when a note comes, renewing leases) commits whenever it runs.
+    """
 
     def __init__(self, store: Store, error: BaseException) -> None:
-        self.store, self.error, self.left = store, error, 0
-        commit = store._commit  # type: ignore[attr-defined]
+        self.store, self.error, self.left, self.moves = store, error, 0, 0
+        commit, submit, append = store._commit, store._submit, store.append  # type: ignore[attr-defined]
+        appending = doomed = False
 
         def failing(connection: Any) -> None:
-            if self.left:
-                self.left -= 1
+            nonlocal doomed
+            if self.left or doomed:
+                self.left, doomed = max(self.left - 1, 0), False
                 raise self.error
             commit(connection)
 
+        def submitting(run: Callable[[Any], Any]) -> Any:
+            nonlocal appending
+            if not appending:
+                return submit(run)
+            appending = False
+
+            def run_doomed(connection: Any) -> Any:  # on the writer's thread: its transaction will fail
+                nonlocal doomed
+                doomed = True
+                return run(connection)
+
+            return submit(run_doomed)
+
+        async def appending_a_move(*args: Any, **kwargs: Any) -> None:
+            nonlocal appending
+            if self.moves:
+                self.moves -= 1
+                appending = True  # append submits its operation before it first waits: that one
+            await append(*args, **kwargs)
+
         store._commit = failing  # type: ignore[attr-defined]
+        store._submit = submitting  # type: ignore[attr-defined]
+        store.append = appending_a_move  # type: ignore[method-assign]
 
 
 def driver_error(store: Store, message: str) -> BaseException:
@@ -355,7 +384,7 @@ def test_a_failed_commit_is_refused_cleanly_and_never_acknowledged(make_store: M
             session = transport.connect(server, created.game)
             await session.receive(json.dumps({"type": "hello", "seat": mover, "token": tokens[mover]}))
             text = str(cf.legal_moves(table.game)[0])
-            failing.left = 1
+            failing.moves = 1  # on PostgreSQL the node may read the game again meanwhile: that commits
             await session.receive(json.dumps({"type": "move", "seq": 0, "move": text}))
             await settle([session])
             answer = json.loads(transport.frames[-1])
