@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,10 +31,17 @@ def living_with(entry: str) -> list[int]:
 
 
 @pytest.fixture
-def marked() -> tuple[dict[str, str], str]:
-    """Gives an environment with a mark that every process started from it inherits, and the mark."""
+def marked() -> Iterator[tuple[dict[str, str], str]]:
+    """Gives an environment with a mark that every process started from it inherits, and the mark.
+
+    Whatever still runs with the mark when the test ends is killed: a test that failed halfway
+    (before it stopped its tournament, say) leaves nothing to run on for an hour.
+    """
     if not Path("/proc/self/environ").exists():
         pytest.skip("finding leftover processes reads /proc (Linux)")
     entry = f"CHICKENFOOT_TEST_RUN={secrets.token_hex(8)}"
     name, value = entry.split("=")
-    return {**os.environ, name: value}, entry
+    yield {**os.environ, name: value}, entry
+    for pid in living_with(entry):
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
