@@ -36,6 +36,8 @@ code = main(sys.argv[1:])
 peak = int(re.search(r"VmHWM:\\s+(\\d+) kB", open("/proc/self/status").read())[1]) / 1024
 print(json.dumps({"code": code, "rss_mb": peak}), file=sys.stderr)
 """
+# The host for Ctrl-C: Python's Ctrl-C restored first, which a shell without job control hands down ignored.
+INTERRUPTIBLE_DRIVER = "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + DRIVER
 
 # mode, the command after "cmd:", seconds a move, the faults (kind: count over 2 games), words of the first reasons
 CASES = [
@@ -121,13 +123,11 @@ def test_a_hostile_program_cannot_hang_flood_or_outlive_a_tournament(
 @pytest.mark.parametrize("how", ["Ctrl-C", "SIGTERM"])
 def test_an_interrupted_tournament_leaves_no_process_behind(marked: tuple[dict[str, str], str], how: str) -> None:
     env, mark = marked
-    # A wrapper that restores Python's Ctrl-C, which a shell without job control hands down ignored.
-    wrapper = "import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + DRIVER
     lineup = f"cmd:{HOSTILE} sleep,cmd:sh -c '{HOSTILE} fork; :'"
     argv = ["tournament", "--games", "20", "--rule", "max_pip=6", "--workers", "2", "--bots", lineup]
     argv += ["--move-seconds", "600", "--startup-seconds", str(PATIENT)]
     host = subprocess.Popen(
-        [sys.executable, "-c", wrapper, *argv],
+        [sys.executable, "-c", INTERRUPTIBLE_DRIVER, *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -173,10 +173,9 @@ def _parent(pid: int) -> int:
 def test_ctrl_c_as_the_workers_start_stops_the_tournament_without_a_traceback() -> None:
     # Ctrl-C reaches every process of the job: here, while a worker has its Python's handler of
     # Ctrl-C but is still importing the package, before it has said that Ctrl-C is its parent's.
-    wrapper = "import signal, sys\nsignal.signal(signal.SIGINT, signal.default_int_handler)\n" + DRIVER
     argv = ["tournament", "--games", "20", "--rule", "max_pip=6", "--workers", "2", "--bots", "greedy,random"]
     host = subprocess.Popen(
-        [sys.executable, "-c", wrapper, *argv],
+        [sys.executable, "-c", INTERRUPTIBLE_DRIVER, *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
